@@ -1,0 +1,326 @@
+/* libclwarp: run-time OpenCL C builds with a program cache and one portable warp API. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_CLWARP_H
+#define CLWARP_CLWARP_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLWARP_BUILDING_LIBRARY) && defined(__GNUC__)
+#define CLWARP_EXPORT __attribute__((visibility("default")))
+#else
+#define CLWARP_EXPORT
+#endif
+
+/*
+ * Thread safety.
+ *
+ * An engine may be shared by several threads: building programs, looking up
+ * kernels, creating and reading buffers, listing devices and querying
+ * backends are safe to call concurrently on one engine. A clwarp_kernel holds
+ * argument state (like a cl_kernel), so one kernel object must not be used by
+ * two threads at once: give each thread its own with clwarp_program_kernel().
+ * clwarp_engine_free() must not race with any other call on that engine.
+ */
+
+/** @return the library's version, "MAJOR.MINOR.PATCH". */
+CLWARP_EXPORT const char *clwarp_version(void);
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum clwarp_status {
+	CLWARP_OK = 0,
+	CLWARP_ERROR_INVALID_ARGUMENT,   /**< a NULL or out-of-range argument */
+	CLWARP_ERROR_OUT_OF_MEMORY,      /**< a host allocation failed */
+	CLWARP_ERROR_NO_DEVICE,          /**< no OpenCL platform or device at all */
+	CLWARP_ERROR_DEVICE_NOT_FOUND,   /**< a device spec matched no device */
+	CLWARP_ERROR_IO,                 /**< a file is missing, unreadable or unwritable */
+	CLWARP_ERROR_BUILD,              /**< the OpenCL C compiler rejected the program */
+	CLWARP_ERROR_KERNEL_NOT_FOUND,   /**< no kernel of that name in the program */
+	CLWARP_ERROR_OPENCL,             /**< an OpenCL call failed; see clwarp_last_cl_error() */
+	CLWARP_ERROR_BACKEND_UNAVAILABLE,/**< a forced warp backend cannot run on this device */
+	CLWARP_ERROR_WARP_CONTRACT,      /**< a launch would break the warp contract */
+	CLWARP_ERROR_TOO_LARGE,          /**< a size exceeds what the device or the host allows */
+} clwarp_status;
+
+/** @return a short English description of @p status; never NULL. */
+CLWARP_EXPORT const char *clwarp_status_to_str(clwarp_status status);
+
+/** @return the name of an OpenCL error code, e.g. "CL_BUILD_PROGRAM_FAILURE". */
+CLWARP_EXPORT const char *clwarp_cl_error_to_str(cl_int err);
+
+/* --------------------------------------------------------------- logging */
+
+typedef enum clwarp_log_level {
+	CLWARP_LOG_ERROR = 0,
+	CLWARP_LOG_WARNING = 1,
+	CLWARP_LOG_INFO = 2,
+	CLWARP_LOG_DEBUG = 3,
+} clwarp_log_level;
+
+/** A log handler receives one complete message, without a trailing newline. */
+typedef void (*clwarp_log_fn)(clwarp_log_level level, const char *message, void *user_data);
+
+/* ---------------------------------------------------------------- devices */
+
+/** What libclwarp knows about one OpenCL device. Strings are owned by the list. */
+typedef struct clwarp_device_info {
+	unsigned platform_index;
+	unsigned device_index;
+	const char *platform_name;
+	const char *platform_version;
+	const char *name;
+	const char *vendor;
+	const char *driver_version;
+	const char *device_version;     /**< "OpenCL X.Y ..." */
+	const char *opencl_c_version;   /**< "OpenCL C X.Y ..." */
+	const char *extensions;         /**< space-separated, as the driver reports them */
+	cl_device_type type;
+	size_t max_work_group_size;
+	uint64_t local_mem_size;
+	uint64_t global_mem_size;
+	uint64_t max_alloc_size;
+	unsigned nv_warp_size;          /**< CL_DEVICE_WARP_SIZE_NV, 0 where absent */
+	int has_subgroups;              /**< cl_khr_subgroups or OpenCL 3.0 sub-groups advertised */
+	int has_fp64;
+} clwarp_device_info;
+
+/**
+ * List every device of every platform.
+ * @param[out] list  an array the caller frees with clwarp_device_list_free()
+ * @param[out] count number of entries
+ * @return CLWARP_OK (possibly with *count == 0), or an error
+ */
+CLWARP_EXPORT clwarp_status clwarp_device_list(clwarp_device_info **list, size_t *count);
+CLWARP_EXPORT void clwarp_device_list_free(clwarp_device_info *list, size_t count);
+
+/* ---------------------------------------------------------------- engine */
+
+typedef struct clwarp_engine clwarp_engine;
+typedef struct clwarp_program clwarp_program;
+typedef struct clwarp_kernel clwarp_kernel;
+
+/** How warp primitives are implemented on a device. */
+typedef enum clwarp_backend {
+	CLWARP_BACKEND_AUTO = 0, /**< probe the device and take the best that works */
+	CLWARP_BACKEND_KHR,      /**< cl_khr_subgroups and friends */
+	CLWARP_BACKEND_INTEL,    /**< cl_intel_subgroups */
+	CLWARP_BACKEND_NV,       /**< inline PTX on NVIDIA */
+	CLWARP_BACKEND_LOCAL,    /**< local-memory emulation, works everywhere */
+} clwarp_backend;
+
+/** @return "auto", "khr", "intel", "nv" or "local". */
+CLWARP_EXPORT const char *clwarp_backend_name(clwarp_backend backend);
+/** Parse a backend name; @return CLWARP_ERROR_INVALID_ARGUMENT for an unknown one. */
+CLWARP_EXPORT clwarp_status clwarp_backend_from_name(const char *name, clwarp_backend *out);
+
+enum clwarp_engine_flags {
+	/** Ignore every CLWARP_* environment variable. */
+	CLWARP_ENGINE_NO_ENVIRONMENT = 1u << 0,
+	/** Neither read nor write the on-disk program cache. */
+	CLWARP_ENGINE_NO_DISK_CACHE = 1u << 1,
+	/** Create the command queue with profiling enabled. */
+	CLWARP_ENGINE_PROFILING = 1u << 2,
+};
+
+#define CLWARP_ENGINE_KNOWN_FLAGS 0x7u
+
+/** Default bound on the disk cache folder, in bytes (256 MiB). */
+#define CLWARP_CACHE_DEFAULT_MAX_BYTES (256ull << 20)
+
+/**
+ * Options for clwarp_engine_new(). Fill with clwarp_engine_options_init()
+ * first, then change what you need; NULL pointers mean "default".
+ *
+ * Environment (unless CLWARP_ENGINE_NO_ENVIRONMENT): CLWARP_DEVICE,
+ * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_CACHE (0 turns the disk cache
+ * off), CLWARP_CACHE_DIR, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
+ * (error|warning|info|debug or 0-3). An explicit option wins over the
+ * environment.
+ */
+typedef struct clwarp_engine_options {
+	unsigned flags;              /**< clwarp_engine_flags */
+	const char *device;          /**< "P:D", "cpu", "gpu" or a name substring */
+	clwarp_backend backend;      /**< CLWARP_BACKEND_AUTO unless forced */
+	unsigned warp_size;          /**< local backend width, 0 = default (32) */
+	const char *cache_dir;       /**< disk cache folder */
+	uint64_t cache_max_bytes;    /**< 0 = CLWARP_CACHE_DEFAULT_MAX_BYTES */
+	clwarp_log_fn log_fn;        /**< NULL: messages go to stderr */
+	void *log_user_data;
+	int log_level;               /**< -1 = from env, else clwarp_log_level */
+} clwarp_engine_options;
+
+CLWARP_EXPORT void clwarp_engine_options_init(clwarp_engine_options *options);
+
+/**
+ * Create an engine on a device chosen by @p options (NULL: all defaults).
+ * Default device: CLWARP_DEVICE, else the first GPU, else the first device.
+ * @param[out] engine freed with clwarp_engine_free()
+ */
+CLWARP_EXPORT clwarp_status clwarp_engine_new(const clwarp_engine_options *options,
+                                              clwarp_engine **engine);
+
+/**
+ * Wrap OpenCL objects the application already has. The engine retains
+ * them and releases its references in clwarp_engine_free(); the
+ * application keeps its own. @p queue may be NULL (one is created).
+ */
+CLWARP_EXPORT clwarp_status clwarp_engine_new_from_cl(cl_context context, cl_device_id device,
+                                                      cl_command_queue queue,
+                                                      const clwarp_engine_options *options,
+                                                      clwarp_engine **engine);
+
+/** Free the engine, every program it built, and its OpenCL references. NULL is fine. */
+CLWARP_EXPORT void clwarp_engine_free(clwarp_engine *engine);
+
+CLWARP_EXPORT cl_context clwarp_engine_context(const clwarp_engine *engine);
+CLWARP_EXPORT cl_device_id clwarp_engine_device(const clwarp_engine *engine);
+CLWARP_EXPORT cl_command_queue clwarp_engine_queue(const clwarp_engine *engine);
+/** @return the engine's device description; valid while the engine lives. */
+CLWARP_EXPORT const clwarp_device_info *clwarp_engine_device_info(const clwarp_engine *engine);
+
+/**
+ * The backend the engine uses for warp primitives and its warp width. The
+ * first call probes the device (or reads the cached verdict) unless the
+ * backend was forced. Forcing a backend the device cannot run gives
+ * CLWARP_ERROR_BACKEND_UNAVAILABLE.
+ */
+CLWARP_EXPORT clwarp_status clwarp_engine_backend(clwarp_engine *engine, clwarp_backend *backend,
+                                                  unsigned *warp_size);
+
+/** @return the raw OpenCL error of the last failed OpenCL call in this thread, or CL_SUCCESS. */
+CLWARP_EXPORT cl_int clwarp_last_cl_error(void);
+
+/**
+ * @return the last error message for this thread (e.g. "kernels/a.cl:12:
+ * error: ..."), or "" when there is none. Valid until the next call into the
+ * library from this thread.
+ */
+CLWARP_EXPORT const char *clwarp_last_error(void);
+
+/** @return the disk cache folder in use, or NULL when the disk cache is off. */
+CLWARP_EXPORT const char *clwarp_engine_cache_dir(const clwarp_engine *engine);
+
+/* --------------------------------------------------------------- programs */
+
+/** Where a build came from. */
+typedef enum clwarp_build_source {
+	CLWARP_BUILD_COMPILED = 0,  /**< the OpenCL C compiler ran */
+	CLWARP_BUILD_DISK_HIT,      /**< a binary from the disk cache */
+	CLWARP_BUILD_MEMORY_HIT,    /**< a program this engine already built */
+} clwarp_build_source;
+
+/** @return "compiled", "disk" or "memory". */
+CLWARP_EXPORT const char *clwarp_build_source_name(clwarp_build_source source);
+
+/**
+ * What a build did. Pass one to the build calls to learn it; release with
+ * clwarp_build_info_clear(). After CLWARP_ERROR_BUILD, @c log holds the
+ * compiler's full log, with file names and line numbers of the user's
+ * sources.
+ */
+typedef struct clwarp_build_info {
+	clwarp_build_source source;
+	double milliseconds;   /**< wall time of the whole build call */
+	char *log;             /**< build log, may be NULL; owned, see clwarp_build_info_clear() */
+	cl_int cl_error;       /**< the OpenCL error, CL_SUCCESS if none */
+} clwarp_build_info;
+
+CLWARP_EXPORT void clwarp_build_info_clear(clwarp_build_info *info);
+
+/**
+ * Build an OpenCL C file for the engine's device. `#include "x.cl"` is
+ * resolved relative to the including file's folder, then the -I folders in
+ * @p options. The warp API is available without an #include.
+ *
+ * @param path     file to build
+ * @param options  extra compiler options, may be NULL
+ * @param[out] program owned by the engine; valid until clwarp_engine_free()
+ * @param[out] info may be NULL
+ */
+CLWARP_EXPORT clwarp_status clwarp_program_build_file(clwarp_engine *engine, const char *path,
+                                                      const char *options,
+                                                      clwarp_program **program,
+                                                      clwarp_build_info *info);
+
+/**
+ * Build OpenCL C source text. @p name appears in compiler messages (NULL:
+ * "<string>"); relative #include paths start from the current folder.
+ */
+CLWARP_EXPORT clwarp_status clwarp_program_build_source(clwarp_engine *engine, const char *source,
+                                                        const char *name, const char *options,
+                                                        clwarp_program **program,
+                                                        clwarp_build_info *info);
+
+CLWARP_EXPORT cl_program clwarp_program_cl(const clwarp_program *program);
+
+/** @return number of kernels; @p index < count gives each name (owned by the program). */
+CLWARP_EXPORT size_t clwarp_program_kernel_count(const clwarp_program *program);
+CLWARP_EXPORT const char *clwarp_program_kernel_name(const clwarp_program *program, size_t index);
+
+/** Create a kernel object; free it with clwarp_kernel_free(). */
+CLWARP_EXPORT clwarp_status clwarp_program_kernel(clwarp_program *program, const char *name,
+                                                  clwarp_kernel **kernel);
+
+/* ---------------------------------------------------------------- kernels */
+
+CLWARP_EXPORT void clwarp_kernel_free(clwarp_kernel *kernel);
+CLWARP_EXPORT cl_kernel clwarp_kernel_cl(const clwarp_kernel *kernel);
+
+/** Number of arguments the user's kernel declares (hidden ones excluded). */
+CLWARP_EXPORT unsigned clwarp_kernel_arg_count(const clwarp_kernel *kernel);
+
+CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_buffer(clwarp_kernel *kernel, unsigned index,
+                                                         cl_mem buffer);
+CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_scalar(clwarp_kernel *kernel, unsigned index,
+                                                         size_t size, const void *value);
+CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_local(clwarp_kernel *kernel, unsigned index,
+                                                        size_t bytes);
+
+/**
+ * The backend and warp width a launch with this local size would get. A
+ * local size that breaks the warp contract gives CLWARP_ERROR_WARP_CONTRACT
+ * and a message saying why.
+ */
+CLWARP_EXPORT clwarp_status clwarp_kernel_warp_info(const clwarp_kernel *kernel, unsigned dims,
+                                                    const size_t *local, clwarp_backend *backend,
+                                                    unsigned *warp_size);
+
+/**
+ * Launch. @p local may be NULL only for kernels that use no warp function
+ * (the driver then picks). With @p event NULL the call waits for the kernel
+ * to finish; otherwise it returns at once with an event the caller releases.
+ */
+CLWARP_EXPORT clwarp_status clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims,
+                                                 const size_t *global, const size_t *local,
+                                                 cl_event *event);
+
+/* ---------------------------------------------------------------- buffers */
+
+/**
+ * Create a device buffer of @p bytes; when @p host_data is not NULL its
+ * contents are copied in. @p flags: CL_MEM_READ_WRITE etc. (no host-pointer
+ * flags).
+ */
+CLWARP_EXPORT clwarp_status clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags,
+                                              size_t bytes, const void *host_data, cl_mem *buffer);
+/** Blocking read of @p bytes at @p offset into @p dst. */
+CLWARP_EXPORT clwarp_status clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset,
+                                               size_t bytes, void *dst);
+/** Blocking write of @p bytes from @p src at @p offset. */
+CLWARP_EXPORT clwarp_status clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset,
+                                                size_t bytes, const void *src);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLWARP_CLWARP_H */

@@ -1,0 +1,136 @@
+/* libclwarp kernel prelude: code shared by all backends.
+ * The engine puts the CLWARP_* defines before this file and one backend file
+ * after it. Everything here must stay OpenCL C 1.2. */
+
+#ifdef CLWARP_HAS_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define CLWARP_IF_FP64(...) __VA_ARGS__
+#else
+#define CLWARP_IF_FP64(...)
+#endif
+
+/* static: no external symbol, so a helper never collides across programs;
+ * always_inline: keeps barriers and sub-group calls in the caller's body. */
+#define CLWARP_FN static inline __attribute__((always_inline, overloadable))
+#define CLWARP_FN1 static inline __attribute__((always_inline))
+
+/* Type lists. X(T, BITS, MIN_IDENTITY, MAX_IDENTITY, MIN_FN, MAX_FN):
+ * BITS is the same-width unsigned type used to move values unchanged,
+ * MIN_IDENTITY is what an exclusive min scan gives lane 0 (largest value),
+ * MAX_IDENTITY the same for max (smallest value). */
+#define CLWARP_TYPES_32(X) \
+	X(int, uint, INT_MAX, INT_MIN, min, max) \
+	X(uint, uint, UINT_MAX, 0u, min, max) \
+	X(float, uint, INFINITY, -INFINITY, fmin, fmax)
+
+#define CLWARP_TYPES_64(X) \
+	X(long, ulong, LONG_MAX, LONG_MIN, min, max) \
+	X(ulong, ulong, ULONG_MAX, 0ul, min, max) \
+	CLWARP_IF_FP64(X(double, ulong, (double)INFINITY, -(double)INFINITY, fmin, fmax))
+
+#define CLWARP_TYPES(X) CLWARP_TYPES_32(X) CLWARP_TYPES_64(X)
+
+/* Reinterpret without conversion: as_uint(float), as_int(uint), ... */
+#define CLWARP_TO_BITS(BITS, v) as_##BITS(v)
+#define CLWARP_FROM_BITS(T, b) as_##T(b)
+
+#define CLWARP_ADD(a, b) ((a) + (b))
+
+/* Warps are consecutive runs of this id (x fastest), on every backend. */
+CLWARP_FN1 uint clwarp_linear_local_id(void)
+{
+	return (uint)(get_local_id(0) + get_local_size(0) *
+		(get_local_id(1) + get_local_size(1) * get_local_id(2)));
+}
+
+CLWARP_FN1 uint clwarp_linear_local_size(void)
+{
+	return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+}
+
+/* Bit mask of the lanes of a CLWARP_WARP_SIZE-wide warp (width 64 would
+ * overflow a plain shift). */
+#define CLWARP_FULL_BALLOT \
+	(CLWARP_WARP_SIZE >= 64 ? ~0ul : ((1ul << (CLWARP_WARP_SIZE & 63)) - 1ul))
+
+#if defined(CLWARP_BACKEND_KHR) || defined(CLWARP_BACKEND_INTEL)
+/* cl_khr_subgroups and cl_intel_subgroups share these built-ins; the
+ * backend files add shuffles and ballot. */
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+
+#define CLWARP_WARP_PARAM int __clwarp_unused_ctx
+#define CLWARP_WARP_ARG 0
+
+CLWARP_FN1 uint warp_size(void) { return CLWARP_WARP_SIZE; }
+CLWARP_FN1 uint warp_lane_id(void) { return get_sub_group_local_id(); }
+CLWARP_FN1 uint warp_id(void) { return get_sub_group_id(); }
+CLWARP_FN1 uint warp_count(void) { return get_num_sub_groups(); }
+
+CLWARP_FN1 void warp_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+
+CLWARP_FN1 int warp_all(int pred) { return sub_group_all(pred != 0) != 0; }
+CLWARP_FN1 int warp_any(int pred) { return sub_group_any(pred != 0) != 0; }
+
+/* Lane 0 of an exclusive min/max scan is set explicitly: implementations
+ * disagree on the float identity (FLT_MAX or INFINITY). */
+#define CLWARP_SG_COLLECTIVES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
+	CLWARP_FN T warp_broadcast(T v, uint src_lane) \
+	{ \
+		return CLWARP_FROM_BITS(T, sub_group_broadcast(CLWARP_TO_BITS(BITS, v), \
+			src_lane & (CLWARP_WARP_SIZE - 1))); \
+	} \
+	CLWARP_FN T warp_reduce_add(T v) { return sub_group_reduce_add(v); } \
+	CLWARP_FN T warp_reduce_min(T v) { return sub_group_reduce_min(v); } \
+	CLWARP_FN T warp_reduce_max(T v) { return sub_group_reduce_max(v); } \
+	CLWARP_FN T warp_scan_inclusive_add(T v) { return sub_group_scan_inclusive_add(v); } \
+	CLWARP_FN T warp_scan_inclusive_min(T v) { return sub_group_scan_inclusive_min(v); } \
+	CLWARP_FN T warp_scan_inclusive_max(T v) { return sub_group_scan_inclusive_max(v); } \
+	CLWARP_FN T warp_scan_exclusive_add(T v) \
+	{ \
+		T r = sub_group_scan_exclusive_add(v); \
+		return get_sub_group_local_id() == 0 ? (T)0 : r; \
+	} \
+	CLWARP_FN T warp_scan_exclusive_min(T v) \
+	{ \
+		T r = sub_group_scan_exclusive_min(v); \
+		return get_sub_group_local_id() == 0 ? (T)(MIN_ID) : r; \
+	} \
+	CLWARP_FN T warp_scan_exclusive_max(T v) \
+	{ \
+		T r = sub_group_scan_exclusive_max(v); \
+		return get_sub_group_local_id() == 0 ? (T)(MAX_ID) : r; \
+	}
+
+CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
+
+#define CLWARP_SG_LANE_MASK ((uint)CLWARP_WARP_SIZE - 1u)
+
+/* Typed shuffles over the backend's raw uint/ulong ones (clwarp_sg_idx,
+ * _down, _up, _xor), which take an in-range lane, delta or mask. Every lane
+ * calls the raw shuffle with a clamped argument and out-of-range lanes keep
+ * their own value afterwards, so control flow stays uniform. The backend
+ * expands CLWARP_TYPES(CLWARP_SG_SHUFFLES) after defining the raw ones. */
+#define CLWARP_SG_SHUFFLES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
+	CLWARP_FN T warp_shuffle(T v, uint src_lane) \
+	{ \
+		return CLWARP_FROM_BITS(T, clwarp_sg_idx(CLWARP_TO_BITS(BITS, v), \
+			src_lane & CLWARP_SG_LANE_MASK)); \
+	} \
+	CLWARP_FN T warp_shuffle_down(T v, uint delta) \
+	{ \
+		uint lane = get_sub_group_local_id(); \
+		BITS r = clwarp_sg_down(CLWARP_TO_BITS(BITS, v), min(delta, CLWARP_SG_LANE_MASK)); \
+		return delta < CLWARP_WARP_SIZE - lane ? CLWARP_FROM_BITS(T, r) : v; \
+	} \
+	CLWARP_FN T warp_shuffle_up(T v, uint delta) \
+	{ \
+		uint lane = get_sub_group_local_id(); \
+		BITS r = clwarp_sg_up(CLWARP_TO_BITS(BITS, v), min(delta, CLWARP_SG_LANE_MASK)); \
+		return delta <= lane ? CLWARP_FROM_BITS(T, r) : v; \
+	} \
+	CLWARP_FN T warp_shuffle_xor(T v, uint mask) \
+	{ \
+		BITS r = clwarp_sg_xor(CLWARP_TO_BITS(BITS, v), mask & CLWARP_SG_LANE_MASK); \
+		return mask < CLWARP_WARP_SIZE ? CLWARP_FROM_BITS(T, r) : v; \
+	}
+#endif

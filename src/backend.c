@@ -1,0 +1,300 @@
+/* Warp backends: choosing one per device by probing, and the code each adds. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "backend.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "device.h"
+#include "error.h"
+#include "kernels_embedded.h"
+#include "probe.h"
+#include "sha256.h"
+
+static const char *const backend_names[] = { "auto", "khr", "intel", "nv", "local" };
+
+/* The local backend's default width: CUDA's warp, so ported code keeps its meaning. */
+#define DEFAULT_LOCAL_WARP_SIZE 32u
+
+CLWARP_EXPORT const char *
+clwarp_backend_name(clwarp_backend backend)
+{
+	return (unsigned)backend < ARRAY_LENGTH(backend_names) ? backend_names[backend] : "unknown";
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_backend_from_name(const char *name, clwarp_backend *out)
+{
+	for (unsigned i = 0; name && i < ARRAY_LENGTH(backend_names); i++) {
+		if (streq(name, backend_names[i])) {
+			if (out)
+				*out = (clwarp_backend)i;
+			return CLWARP_OK;
+		}
+	}
+	return CLWARP_ERROR_INVALID_ARGUMENT;
+}
+
+void
+backend_prelude(const struct backend_config *config, struct strbuf *out)
+{
+	static const char *const macro[] = { "", "KHR", "INTEL", "NV", "LOCAL" };
+	const char *body = clwarp_kernel_warp_local;
+
+	strbuf_printf(out, "#define CLWARP 1\n#define CLWARP_BACKEND_%s 1\n#define CLWARP_WARP_SIZE %u\n",
+		      macro[config->backend], config->warp_size);
+	if (config->fp64)
+		strbuf_puts(out, "#define CLWARP_HAS_FP64 1\n");
+	if (config->features & FEATURE_KHR_SHUFFLE)
+		strbuf_puts(out, "#define CLWARP_KHR_SHUFFLE 1\n");
+	if (config->features & FEATURE_KHR_SHUFFLE_RELATIVE)
+		strbuf_puts(out, "#define CLWARP_KHR_SHUFFLE_RELATIVE 1\n");
+	if (config->features & FEATURE_KHR_BALLOT)
+		strbuf_puts(out, "#define CLWARP_KHR_BALLOT 1\n");
+	if (config->backend == CLWARP_BACKEND_NV)
+		strbuf_printf(out, "#define CLWARP_NV_SM %u\n", config->nv_sm);
+	switch (config->backend) {
+	case CLWARP_BACKEND_KHR: body = clwarp_kernel_warp_khr; break;
+	case CLWARP_BACKEND_INTEL: body = clwarp_kernel_warp_intel; break;
+	case CLWARP_BACKEND_NV: body = clwarp_kernel_warp_nv; break;
+	default: break;
+	}
+	strbuf_puts(out, "#line 1 \"clwarp/warp/common.cl\"\n");
+	strbuf_puts(out, clwarp_kernel_warp_common);
+	strbuf_printf(out, "\n#line 1 \"clwarp/warp/%s.cl\"\n", clwarp_backend_name(config->backend));
+	strbuf_puts(out, body);
+	strbuf_puts(out, "\n");
+}
+
+void
+backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite)
+{
+	memset(rewrite, 0, sizeof(*rewrite));
+	rewrite->add_scratch_arg = config->backend == CLWARP_BACKEND_LOCAL;
+	if (config->backend == CLWARP_BACKEND_KHR || config->backend == CLWARP_BACKEND_INTEL)
+		rewrite->reqd_sub_group_size = config->warp_size;
+}
+
+size_t
+backend_scratch_bytes(const struct backend_config *config, size_t items)
+{
+	size_t warp = config->warp_size ? config->warp_size : 1;
+	size_t rounded = (items + warp - 1) / warp * warp;
+
+	return rounded * sizeof(cl_ulong) + 64;
+}
+
+/* Probe verdicts are cached on disk under a key of the device and the candidate. */
+static void
+verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[32])
+{
+	struct sha256 h;
+	char text[128];
+
+	sha256_init(&h);
+	sha256_update_str(&h, "clwarp probe " CLWARP_VERSION);
+	sha256_update_str(&h, e->info.platform_name);
+	sha256_update_str(&h, e->info.platform_version);
+	sha256_update_str(&h, e->info.name);
+	sha256_update_str(&h, e->info.driver_version);
+	sha256_update_str(&h, e->info.device_version);
+	sha256_update_str(&h, e->info.opencl_c_version);
+	/* The probe and backend sources themselves: an edit re-probes. */
+	sha256_update_str(&h, clwarp_kernel_warp_probe);
+	sha256_update_str(&h, clwarp_kernel_warp_common);
+	snprintf(text, sizeof(text), "%d %u %u %u %d", (int)c->backend, c->warp_size, c->features,
+		 c->nv_sm, (int)c->fp64);
+	sha256_update_str(&h, text);
+	sha256_final(&h, key);
+}
+
+/* Does the candidate work here? Reads a cached verdict or runs the probe. */
+static bool
+candidate_works(clwarp_engine *e, const struct backend_config *c, char *why, size_t why_size)
+{
+	uint8_t key[32];
+	void *payload = NULL;
+	size_t size = 0;
+	bool ok;
+
+	verdict_key(e, c, key);
+	if (diskcache_load(&e->disk, key, "probe", &payload, &size)) {
+		ok = size >= 1 && ((const char *)payload)[0] == '1';
+		snprintf(why, why_size, "%.*s", size > 1 ? (int)(size - 1) : 0,
+			 size > 1 ? (const char *)payload + 1 : "");
+		free(payload);
+		log_debug(&e->logger, "%s backend (width %u): cached verdict %s", clwarp_backend_name(c->backend),
+			  c->warp_size, ok ? "works" : "fails");
+		return ok;
+	}
+	why[0] = '\0';
+	ok = probe_run(e, c, why, why_size);
+	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s",
+		 clwarp_backend_name(c->backend), c->warp_size, c->features, ok ? "passed" : "failed",
+		 ok ? "" : ": ", ok ? "" : why);
+	{
+		struct strbuf v = { 0 };
+
+		strbuf_printf(&v, "%c%s", ok ? '1' : '0', why);
+		if (!v.failed)
+			diskcache_store(&e->disk, key, "probe", v.data, v.len);
+		strbuf_free(&v);
+	}
+	return ok;
+}
+
+/* Try the khr candidate with the advertised extensions, then with fewer of them. */
+static bool
+khr_works(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
+{
+	unsigned advertised = c->features;
+
+	if (candidate_works(e, c, why, why_size))
+		return true;
+	for (unsigned bit = 1; bit <= FEATURE_KHR_BALLOT; bit <<= 1) {
+		if (!(advertised & bit))
+			continue;
+		c->features = advertised & ~bit;
+		if (candidate_works(e, c, why, why_size))
+			return true;
+	}
+	c->features = 0;
+	return advertised && candidate_works(e, c, why, why_size);
+}
+
+/* Fill a candidate for `backend`; false when the device has nothing of the sort. */
+static bool
+candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_config *c,
+	      char *why, size_t why_size)
+{
+	const clwarp_device_info *d = &e->info;
+	const char *ext = d->extensions;
+
+	memset(c, 0, sizeof(*c));
+	c->backend = backend;
+	c->fp64 = d->has_fp64;
+	switch (backend) {
+	case CLWARP_BACKEND_NV:
+		if (d->nv_warp_size != 32) {
+			snprintf(why, why_size, "not an NVIDIA device (no CL_DEVICE_WARP_SIZE_NV of 32)");
+			return false;
+		}
+		c->warp_size = 32;
+		c->nv_sm = device_nv_sm(e->device);
+		return true;
+	case CLWARP_BACKEND_INTEL:
+		if (!word_in_list(ext, "cl_intel_subgroups")) {
+			snprintf(why, why_size, "the device does not advertise cl_intel_subgroups");
+			return false;
+		}
+		if (!word_in_list(ext, "cl_intel_required_subgroup_size")) {
+			snprintf(why, why_size, "no cl_intel_required_subgroup_size to pin the width");
+			return false;
+		}
+		c->warp_size = 16;
+		return true;
+	case CLWARP_BACKEND_KHR:
+		if (!d->has_subgroups) {
+			snprintf(why, why_size, "the device has no sub-groups (cl_khr_subgroups)");
+			return false;
+		}
+		/* Without a pin the width may change from launch to launch. */
+		if (!word_in_list(ext, "cl_intel_required_subgroup_size")) {
+			snprintf(why, why_size,
+				 "no cl_intel_required_subgroup_size to pin the sub-group width");
+			return false;
+		}
+		c->warp_size = 32;
+		if (word_in_list(ext, "cl_khr_subgroup_shuffle"))
+			c->features |= FEATURE_KHR_SHUFFLE;
+		if (word_in_list(ext, "cl_khr_subgroup_shuffle_relative"))
+			c->features |= FEATURE_KHR_SHUFFLE_RELATIVE;
+		if (word_in_list(ext, "cl_khr_subgroup_ballot"))
+			c->features |= FEATURE_KHR_BALLOT;
+		return true;
+	case CLWARP_BACKEND_LOCAL:
+		c->warp_size = e->requested_warp_size ? e->requested_warp_size : DEFAULT_LOCAL_WARP_SIZE;
+		return true;
+	case CLWARP_BACKEND_AUTO:
+		break;
+	}
+	return false;
+}
+
+static bool
+try_backend(clwarp_engine *e, clwarp_backend backend, char *why, size_t why_size)
+{
+	struct backend_config c;
+
+	if (!candidate_for(e, backend, &c, why, why_size))
+		return false;
+	/* Local memory is the last resort: with nothing left to fall back on, a
+	 * probe would only add a slow first build. */
+	if (backend == CLWARP_BACKEND_KHR ? !khr_works(e, &c, why, why_size)
+	    : backend != CLWARP_BACKEND_LOCAL && !candidate_works(e, &c, why, why_size))
+		return false;
+	e->backend = c;
+	return true;
+}
+
+static clwarp_status
+resolve_locked(clwarp_engine *e)
+{
+	static const clwarp_backend order[] = { CLWARP_BACKEND_NV, CLWARP_BACKEND_INTEL,
+						CLWARP_BACKEND_KHR, CLWARP_BACKEND_LOCAL };
+	char why[512];
+
+	if (e->requested_backend != CLWARP_BACKEND_AUTO) {
+		if (try_backend(e, e->requested_backend, why, sizeof(why)))
+			return CLWARP_OK;
+		return set_error(CLWARP_ERROR_BACKEND_UNAVAILABLE,
+				 "the %s warp backend cannot run on %s: %s",
+				 clwarp_backend_name(e->requested_backend), e->info.name, why);
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(order); i++) {
+		if (try_backend(e, order[i], why, sizeof(why)))
+			return CLWARP_OK;
+		log_debug(&e->logger, "%s backend skipped: %s", clwarp_backend_name(order[i]), why);
+	}
+	return set_error(CLWARP_ERROR_BACKEND_UNAVAILABLE,
+			 "no warp backend works on %s, not even local memory: %s", e->info.name, why);
+}
+
+clwarp_status
+backend_resolve(clwarp_engine *e, const struct backend_config **config)
+{
+	clwarp_status status;
+
+	pthread_mutex_lock(&e->backend_lock);
+	if (!e->backend_resolved) {
+		e->backend_status = resolve_locked(e);
+		snprintf(e->backend_error, sizeof(e->backend_error), "%s", clwarp_last_error());
+		e->backend_resolved = true;
+	}
+	status = e->backend_status;
+	pthread_mutex_unlock(&e->backend_lock);
+	if (status != CLWARP_OK)
+		return set_error(status, "%s", e->backend_error);
+	*config = &e->backend;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_engine_backend(clwarp_engine *engine, clwarp_backend *backend, unsigned *warp_size)
+{
+	const struct backend_config *config;
+	clwarp_status status;
+
+	clear_error();
+	if (!engine)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
+	status = backend_resolve(engine, &config);
+	if (status != CLWARP_OK)
+		return status;
+	if (backend)
+		*backend = config->backend;
+	if (warp_size)
+		*warp_size = config->warp_size;
+	return CLWARP_OK;
+}

@@ -1,0 +1,27 @@
+/* Warp backends: choosing one per device by probing, and the code each adds. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_BACKEND_H
+#define CLWARP_BACKEND_H
+
+#include "engine.h"
+#include "source.h"
+#include "util.h"
+
+/*
+ * The engine's backend, resolved once: forced by option or CLWARP_BACKEND,
+ * or the first candidate whose probe kernel compiles, runs and answers
+ * right. The verdicts are cached on disk. *config stays valid for the
+ * engine's life.
+ */
+clwarp_status backend_resolve(clwarp_engine *engine, const struct backend_config **config);
+
+/* Append the macros and the backend's warp library to a program's text. */
+void backend_prelude(const struct backend_config *config, struct strbuf *out);
+
+/* What the backend needs changed in kernel signatures. */
+void backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite);
+
+/* Bytes of the hidden scratch argument for a work-group of `items` (local backend). */
+size_t backend_scratch_bytes(const struct backend_config *config, size_t items);
+
+#endif

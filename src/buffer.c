@@ -1,0 +1,61 @@
+/* Buffers: create from host data, blocking reads and writes. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "engine.h"
+#include "error.h"
+
+CLWARP_EXPORT clwarp_status
+clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const void *host_data,
+		  cl_mem *buffer)
+{
+	cl_int err;
+	cl_mem mem;
+
+	clear_error();
+	if (!engine || !buffer)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine or output");
+	*buffer = NULL;
+	if (bytes == 0)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "a buffer of 0 bytes");
+	if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_buffer_new takes no host-pointer flags");
+	if (bytes > engine->info.max_alloc_size)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 "a buffer of %zu bytes exceeds the device's largest allocation (%llu bytes)",
+				 bytes, (unsigned long long)engine->info.max_alloc_size);
+	if (host_data)
+		flags |= CL_MEM_COPY_HOST_PTR;
+	mem = clCreateBuffer(engine->context, flags ? flags : CL_MEM_READ_WRITE, bytes,
+			     (void *)(uintptr_t)host_data, &err);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clCreateBuffer");
+	*buffer = mem;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
+{
+	cl_int err;
+
+	clear_error();
+	if (!engine || !buffer || (!dst && bytes))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination");
+	err = clEnqueueReadBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
+	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueReadBuffer");
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes,
+		    const void *src)
+{
+	cl_int err;
+
+	clear_error();
+	if (!engine || !buffer || (!src && bytes))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or source");
+	err = clEnqueueWriteBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
+	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueWriteBuffer");
+}

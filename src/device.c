@@ -1,0 +1,354 @@
+/* Device discovery: properties of every device, and picking one by spec. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "device.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+#include "util.h"
+
+enum prop_kind { PROP_STRING, PROP_SIZE, PROP_ULONG, PROP_UINT, PROP_TYPE };
+
+/* One row per device property: the same table fills every clwarp_device_info. */
+struct device_prop {
+	cl_device_info param;
+	enum prop_kind kind;
+	size_t offset;
+	bool optional; /* an extension query the device may reject */
+};
+
+#define FIELD(f) offsetof(clwarp_device_info, f)
+
+static const struct device_prop device_props[] = {
+	{ CL_DEVICE_NAME, PROP_STRING, FIELD(name), false },
+	{ CL_DEVICE_VENDOR, PROP_STRING, FIELD(vendor), false },
+	{ CL_DRIVER_VERSION, PROP_STRING, FIELD(driver_version), false },
+	{ CL_DEVICE_VERSION, PROP_STRING, FIELD(device_version), false },
+	{ CL_DEVICE_OPENCL_C_VERSION, PROP_STRING, FIELD(opencl_c_version), false },
+	{ CL_DEVICE_EXTENSIONS, PROP_STRING, FIELD(extensions), false },
+	{ CL_DEVICE_TYPE, PROP_TYPE, FIELD(type), false },
+	{ CL_DEVICE_MAX_WORK_GROUP_SIZE, PROP_SIZE, FIELD(max_work_group_size), false },
+	{ CL_DEVICE_LOCAL_MEM_SIZE, PROP_ULONG, FIELD(local_mem_size), false },
+	{ CL_DEVICE_GLOBAL_MEM_SIZE, PROP_ULONG, FIELD(global_mem_size), false },
+	{ CL_DEVICE_MAX_MEM_ALLOC_SIZE, PROP_ULONG, FIELD(max_alloc_size), false },
+	{ CL_DEVICE_WARP_SIZE_NV, PROP_UINT, FIELD(nv_warp_size), true },
+};
+
+static char *
+query_platform_string(cl_platform_id platform, cl_platform_info param)
+{
+	size_t size = 0;
+	char *s;
+
+	if (clGetPlatformInfo(platform, param, 0, NULL, &size) != CL_SUCCESS)
+		return xstrdup("");
+	s = calloc(1, size + 1);
+	if (s && clGetPlatformInfo(platform, param, size, s, NULL) != CL_SUCCESS)
+		s[0] = '\0';
+	return s;
+}
+
+static clwarp_status
+query_prop(cl_device_id device, const struct device_prop *prop, clwarp_device_info *info)
+{
+	char *field = (char *)info + prop->offset;
+	size_t size = 0;
+	cl_int err;
+
+	switch (prop->kind) {
+	case PROP_STRING: {
+		char *s;
+
+		err = clGetDeviceInfo(device, prop->param, 0, NULL, &size);
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "clGetDeviceInfo");
+		s = calloc(1, size + 1);
+		if (!s)
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		err = clGetDeviceInfo(device, prop->param, size, s, NULL);
+		*(const char **)(void *)field = s;
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "clGetDeviceInfo");
+		return CLWARP_OK;
+	}
+	case PROP_SIZE:
+		size = sizeof(size_t);
+		break;
+	case PROP_ULONG:
+		size = sizeof(cl_ulong);
+		break;
+	case PROP_UINT:
+		size = sizeof(cl_uint);
+		break;
+	case PROP_TYPE:
+		size = sizeof(cl_device_type);
+		break;
+	}
+	err = clGetDeviceInfo(device, prop->param, size, field, NULL);
+	if (err != CL_SUCCESS && !prop->optional)
+		return set_cl_error(err, "clGetDeviceInfo");
+	return CLWARP_OK;
+}
+
+clwarp_status
+device_info_query(cl_platform_id platform, cl_device_id device, unsigned platform_index,
+		  unsigned device_index, clwarp_device_info *info)
+{
+	clwarp_status status;
+
+	memset(info, 0, sizeof(*info));
+	info->platform_index = platform_index;
+	info->device_index = device_index;
+	info->platform_name = query_platform_string(platform, CL_PLATFORM_NAME);
+	info->platform_version = query_platform_string(platform, CL_PLATFORM_VERSION);
+	if (!info->platform_name || !info->platform_version) {
+		device_info_clear(info);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(device_props); i++) {
+		status = query_prop(device, &device_props[i], info);
+		if (status != CLWARP_OK) {
+			device_info_clear(info);
+			return status;
+		}
+	}
+	info->has_subgroups = word_in_list(info->extensions, "cl_khr_subgroups") ||
+			      strncmp(info->device_version, "OpenCL 3", 8) == 0 ||
+			      strncmp(info->device_version, "OpenCL 2.1", 10) == 0 ||
+			      strncmp(info->device_version, "OpenCL 2.2", 10) == 0;
+	info->has_fp64 = word_in_list(info->extensions, "cl_khr_fp64");
+	return CLWARP_OK;
+}
+
+void
+device_info_clear(clwarp_device_info *info)
+{
+	free((char *)info->platform_name);
+	free((char *)info->platform_version);
+	for (size_t i = 0; i < ARRAY_LENGTH(device_props); i++) {
+		if (device_props[i].kind == PROP_STRING)
+			free(*(char **)(void *)((char *)info + device_props[i].offset));
+	}
+	memset(info, 0, sizeof(*info));
+}
+
+unsigned
+device_nv_sm(cl_device_id device)
+{
+	cl_uint major = 0, minor = 0;
+
+	if (clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof(major), &major,
+			    NULL) != CL_SUCCESS ||
+	    clGetDeviceInfo(device, CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof(minor), &minor,
+			    NULL) != CL_SUCCESS)
+		return 0;
+	return major * 10 + minor;
+}
+
+/* Every device of every platform, in platform order; both arrays malloc'd. */
+struct device_enum {
+	cl_platform_id *platforms;
+	cl_uint platform_count;
+	cl_device_id **devices;
+	cl_uint *device_counts;
+};
+
+static void
+device_enum_free(struct device_enum *de)
+{
+	for (cl_uint p = 0; de->devices && p < de->platform_count; p++)
+		free(de->devices[p]);
+	free(de->devices);
+	free(de->device_counts);
+	free(de->platforms);
+	memset(de, 0, sizeof(*de));
+}
+
+static clwarp_status
+device_enum_all(struct device_enum *de)
+{
+	cl_int err;
+
+	memset(de, 0, sizeof(*de));
+	err = clGetPlatformIDs(0, NULL, &de->platform_count);
+	if (err == CLWARP_PLATFORM_NOT_FOUND_KHR || de->platform_count == 0) {
+		de->platform_count = 0;
+		return CLWARP_OK;
+	}
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetPlatformIDs");
+	de->platforms = calloc(de->platform_count, sizeof(*de->platforms));
+	de->devices = calloc(de->platform_count, sizeof(*de->devices));
+	de->device_counts = calloc(de->platform_count, sizeof(*de->device_counts));
+	if (!de->platforms || !de->devices || !de->device_counts) {
+		device_enum_free(de);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	err = clGetPlatformIDs(de->platform_count, de->platforms, NULL);
+	if (err != CL_SUCCESS) {
+		device_enum_free(de);
+		return set_cl_error(err, "clGetPlatformIDs");
+	}
+	for (cl_uint p = 0; p < de->platform_count; p++) {
+		cl_uint n = 0;
+
+		/* A platform without devices is skipped, not an error. */
+		if (clGetDeviceIDs(de->platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &n) != CL_SUCCESS ||
+		    n == 0)
+			continue;
+		de->devices[p] = calloc(n, sizeof(cl_device_id));
+		if (!de->devices[p]) {
+			device_enum_free(de);
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+		if (clGetDeviceIDs(de->platforms[p], CL_DEVICE_TYPE_ALL, n, de->devices[p], NULL) ==
+		    CL_SUCCESS)
+			de->device_counts[p] = n;
+	}
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_device_list(clwarp_device_info **list, size_t *count)
+{
+	struct device_enum de;
+	clwarp_device_info *out = NULL;
+	size_t total = 0, n = 0;
+	clwarp_status status;
+
+	clear_error();
+	if (!list || !count)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_device_list: NULL output");
+	*list = NULL;
+	*count = 0;
+	status = device_enum_all(&de);
+	if (status != CLWARP_OK)
+		return status;
+	for (cl_uint p = 0; p < de.platform_count; p++)
+		total += de.device_counts[p];
+	if (total) {
+		out = calloc(total, sizeof(*out));
+		if (!out) {
+			device_enum_free(&de);
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+	}
+	for (cl_uint p = 0; p < de.platform_count; p++) {
+		for (cl_uint d = 0; d < de.device_counts[p]; d++) {
+			status = device_info_query(de.platforms[p], de.devices[p][d], p, d, &out[n]);
+			if (status != CLWARP_OK) {
+				clwarp_device_list_free(out, n);
+				device_enum_free(&de);
+				return status;
+			}
+			n++;
+		}
+	}
+	device_enum_free(&de);
+	*list = out;
+	*count = n;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT void
+clwarp_device_list_free(clwarp_device_info *list, size_t count)
+{
+	for (size_t i = 0; list && i < count; i++)
+		device_info_clear(&list[i]);
+	free(list);
+}
+
+static bool
+parse_index_pair(const char *spec, unsigned *p, unsigned *d)
+{
+	char *end;
+	unsigned long a, b;
+
+	if (!isdigit((unsigned char)spec[0]))
+		return false;
+	a = strtoul(spec, &end, 10);
+	if (*end != ':' || !isdigit((unsigned char)end[1]))
+		return false;
+	b = strtoul(end + 1, &end, 10);
+	if (*end != '\0' || a > 1000 || b > 1000)
+		return false;
+	*p = (unsigned)a;
+	*d = (unsigned)b;
+	return true;
+}
+
+static bool
+device_matches(cl_platform_id platform, cl_device_id device, const char *spec)
+{
+	cl_device_type type = 0;
+	char name[512] = "", pname[512] = "";
+
+	clGetDeviceInfo(device, CL_DEVICE_TYPE, sizeof(type), &type, NULL);
+	if (streq(spec, "gpu"))
+		return type & CL_DEVICE_TYPE_GPU;
+	if (streq(spec, "cpu"))
+		return type & CL_DEVICE_TYPE_CPU;
+	if (streq(spec, "accelerator"))
+		return type & CL_DEVICE_TYPE_ACCELERATOR;
+	clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof(name) - 1, name, NULL);
+	clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(pname) - 1, pname, NULL);
+	return contains_icase(name, spec) || contains_icase(pname, spec);
+}
+
+clwarp_status
+device_select(const char *spec, cl_platform_id *platform, cl_device_id *device,
+	      unsigned *platform_index, unsigned *device_index)
+{
+	struct device_enum de;
+	clwarp_status status;
+	unsigned want_p, want_d;
+	bool by_index, found = false;
+	const char *match = spec && *spec ? spec : "gpu";
+	size_t total = 0;
+
+	status = device_enum_all(&de);
+	if (status != CLWARP_OK)
+		return status;
+	for (cl_uint p = 0; p < de.platform_count; p++)
+		total += de.device_counts[p];
+	if (total == 0) {
+		device_enum_free(&de);
+		return set_error(CLWARP_ERROR_NO_DEVICE,
+				 "no OpenCL device found (is an ICD such as pocl-opencl-icd installed?)");
+	}
+	by_index = spec && parse_index_pair(spec, &want_p, &want_d);
+	for (cl_uint p = 0; p < de.platform_count && !found; p++) {
+		for (cl_uint d = 0; d < de.device_counts[p] && !found; d++) {
+			if (by_index ? (p == want_p && d == want_d)
+				     : device_matches(de.platforms[p], de.devices[p][d], match)) {
+				*platform = de.platforms[p];
+				*device = de.devices[p][d];
+				*platform_index = p;
+				*device_index = d;
+				found = true;
+			}
+		}
+	}
+	/* The default falls back from "first GPU" to "first device". */
+	if (!found && !(spec && *spec)) {
+		for (cl_uint p = 0; p < de.platform_count && !found; p++) {
+			if (de.device_counts[p]) {
+				*platform = de.platforms[p];
+				*device = de.devices[p][0];
+				*platform_index = p;
+				*device_index = 0;
+				found = true;
+			}
+		}
+	}
+	device_enum_free(&de);
+	if (!found)
+		return set_error(CLWARP_ERROR_DEVICE_NOT_FOUND,
+				 "no OpenCL device matches \"%s\" (use \"P:D\", \"cpu\", \"gpu\" or a name substring; "
+				 "clwarp-run --list-devices lists them)",
+				 spec);
+	return CLWARP_OK;
+}

@@ -1,0 +1,39 @@
+/* Device discovery: what each OpenCL device is and which one a spec names. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_DEVICE_H
+#define CLWARP_DEVICE_H
+
+#include "clwarp/clwarp.h"
+
+#ifndef CL_DEVICE_WARP_SIZE_NV
+#define CL_DEVICE_WARP_SIZE_NV 0x4003
+#define CLWARP_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_khr_icd: the loader found no platform */
+
+#endif
+#ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
+#define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+#define CLWARP_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_khr_icd: the loader found no platform */
+
+#endif
+
+/* Fill `info` for one device; strings are malloc'd, free with device_info_clear(). */
+clwarp_status device_info_query(cl_platform_id platform, cl_device_id device,
+				unsigned platform_index, unsigned device_index,
+				clwarp_device_info *info);
+void device_info_clear(clwarp_device_info *info);
+
+/* NVIDIA compute capability as major*10+minor, 0 when the device does not say. */
+unsigned device_nv_sm(cl_device_id device);
+
+/*
+ * Pick a device: `spec` is "P:D", "cpu", "gpu", "accelerator", or a
+ * case-insensitive substring of the device or platform name; NULL or ""
+ * means the first GPU, else the first device.
+ */
+clwarp_status device_select(const char *spec, cl_platform_id *platform, cl_device_id *device,
+			    unsigned *platform_index, unsigned *device_index);
+
+#define CLWARP_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_khr_icd: the loader found no platform */
+
+#endif

@@ -1,0 +1,62 @@
+/* The engine: one device, its context and queue, its caches and warp backend. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_ENGINE_H
+#define CLWARP_ENGINE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "clwarp/clwarp.h"
+#include "diskcache.h"
+#include "log.h"
+
+/* Feature bits of the khr backend, each set only after a probe passed with it. */
+enum backend_feature {
+	FEATURE_KHR_SHUFFLE = 1u << 0,
+	FEATURE_KHR_SHUFFLE_RELATIVE = 1u << 1,
+	FEATURE_KHR_BALLOT = 1u << 2,
+};
+
+/* Everything about the warp backend that changes the code a program is built with. */
+struct backend_config {
+	clwarp_backend backend;   /* never CLWARP_BACKEND_AUTO here */
+	unsigned warp_size;
+	unsigned features;        /* enum backend_feature */
+	unsigned nv_sm;           /* NVIDIA compute capability major*10+minor */
+	bool fp64;
+};
+
+struct clwarp_program {
+	struct clwarp_engine *engine;
+	cl_program program;
+	uint8_t key[32];
+	char **kernel_names;
+	size_t kernel_count;
+	struct backend_config config;
+	bool uses_warp;          /* the source names warp_* functions */
+	struct clwarp_program *next;
+};
+
+struct clwarp_engine {
+	cl_platform_id platform;
+	cl_context context;
+	cl_device_id device;
+	cl_command_queue queue;
+	clwarp_device_info info;
+	unsigned flags;
+	struct clwarp_logger logger;
+	struct diskcache disk;
+
+	pthread_mutex_t programs_lock;   /* guards `programs` */
+	struct clwarp_program *programs; /* the in-memory program cache */
+
+	pthread_mutex_t backend_lock;    /* guards the backend fields below */
+	clwarp_backend requested_backend;
+	unsigned requested_warp_size;    /* local backend width */
+	bool backend_resolved;
+	clwarp_status backend_status;
+	char backend_error[1024];
+	struct backend_config backend;
+};
+
+#endif

@@ -1,0 +1,19 @@
+/* Per-thread error state: the message and OpenCL code of the last failure. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_ERROR_H
+#define CLWARP_ERROR_H
+
+#include "clwarp/clwarp.h"
+#include "log.h"
+
+/* Record a message for clwarp_last_error() and return `status`. */
+clwarp_status set_error(clwarp_status status, const char *fmt, ...) CLWARP_PRINTF(2, 3);
+
+/* Record a failed OpenCL call: "<what>: CL_ERROR_NAME", and return CLWARP_ERROR_OPENCL
+ * (or CLWARP_ERROR_OUT_OF_MEMORY / CLWARP_ERROR_TOO_LARGE where the code says so). */
+clwarp_status set_cl_error(cl_int err, const char *what);
+
+/* Forget the last error (at the start of a public call). */
+void clear_error(void);
+
+#endif

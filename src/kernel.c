@@ -1,0 +1,246 @@
+/* Kernels: argument helpers, the warp contract check, and launches. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "engine.h"
+#include "error.h"
+#include "util.h"
+
+struct clwarp_kernel {
+	clwarp_program *program;
+	cl_kernel kernel;
+	char *name;
+	unsigned arg_count;   /* the user's arguments; the scratch argument comes after them */
+};
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel **out)
+{
+	clwarp_kernel *k;
+	cl_uint args = 0;
+	cl_int err;
+
+	clear_error();
+	if (!program || !name || !out)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL program, name or output");
+	*out = NULL;
+	bool known = false;
+	for (size_t i = 0; i < program->kernel_count; i++)
+		known = known || streq(program->kernel_names[i], name);
+	if (!known) {
+		struct strbuf names = { 0 };
+
+		for (size_t i = 0; i < program->kernel_count; i++)
+			strbuf_printf(&names, "%s%s", i ? ", " : "", program->kernel_names[i]);
+		set_error(CLWARP_ERROR_KERNEL_NOT_FOUND, "no kernel \"%s\" in the program (it has: %s)",
+			  name, names.data ? names.data : "no kernels");
+		strbuf_free(&names);
+		return CLWARP_ERROR_KERNEL_NOT_FOUND;
+	}
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->name = strdup(name))) {
+		free(k);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	k->program = program;
+	k->kernel = clCreateKernel(program->program, name, &err);
+	if (err == CL_SUCCESS)
+		err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL);
+	if (err != CL_SUCCESS) {
+		clwarp_kernel_free(k);
+		return set_cl_error(err, "clCreateKernel");
+	}
+	k->arg_count = args;
+	if (program->config.backend == CLWARP_BACKEND_LOCAL && args > 0)
+		k->arg_count = args - 1;
+	*out = k;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT void
+clwarp_kernel_free(clwarp_kernel *kernel)
+{
+	if (!kernel)
+		return;
+	if (kernel->kernel)
+		clReleaseKernel(kernel->kernel);
+	free(kernel->name);
+	free(kernel);
+}
+
+CLWARP_EXPORT cl_kernel
+clwarp_kernel_cl(const clwarp_kernel *kernel)
+{
+	return kernel ? kernel->kernel : NULL;
+}
+
+CLWARP_EXPORT unsigned
+clwarp_kernel_arg_count(const clwarp_kernel *kernel)
+{
+	return kernel ? kernel->arg_count : 0;
+}
+
+static clwarp_status
+set_arg(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
+{
+	cl_int err;
+	char what[128];
+
+	clear_error();
+	if (!kernel)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL kernel");
+	if (index >= kernel->arg_count)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "kernel %s has %u argument%s; there is no argument %u", kernel->name,
+				 kernel->arg_count, kernel->arg_count == 1 ? "" : "s", index);
+	err = clSetKernelArg(kernel->kernel, index, size, value);
+	if (err != CL_SUCCESS) {
+		snprintf(what, sizeof(what), "setting argument %u of kernel %s", index, kernel->name);
+		return set_cl_error(err, what);
+	}
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_set_arg_buffer(clwarp_kernel *kernel, unsigned index, cl_mem buffer)
+{
+	return set_arg(kernel, index, sizeof(cl_mem), &buffer);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_set_arg_scalar(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
+{
+	if (!value || size == 0)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "scalar argument %u has no value", index);
+	return set_arg(kernel, index, size, value);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_set_arg_local(clwarp_kernel *kernel, unsigned index, size_t bytes)
+{
+	if (bytes == 0)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "local argument %u of 0 bytes", index);
+	return set_arg(kernel, index, bytes, NULL);
+}
+
+/* Check the warp contract for a launch with this local size; items = its product. */
+static clwarp_status
+check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local, size_t *items)
+{
+	const clwarp_program *prog = kernel->program;
+	const clwarp_engine *engine = prog->engine;
+	unsigned warp = prog->config.warp_size;
+	size_t total = 1;
+
+	if (dims < 1 || dims > 3)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "work dimensions must be 1, 2 or 3, not %u",
+				 dims);
+	*items = 0;
+	if (!local) {
+		if (prog->uses_warp)
+			return set_error(CLWARP_ERROR_WARP_CONTRACT,
+					 "kernel %s uses warp functions: give a local size that is a multiple of the warp size (%u)",
+					 kernel->name, warp);
+		return CLWARP_OK;
+	}
+	for (unsigned d = 0; d < dims; d++) {
+		if (local[d] == 0)
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "local size is 0 in dimension %u", d);
+		if (total > SIZE_MAX / local[d])
+			return set_error(CLWARP_ERROR_TOO_LARGE, "local size overflows");
+		total *= local[d];
+	}
+	if (total > engine->info.max_work_group_size)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 "local size %zu exceeds the device's maximum work-group size %zu", total,
+				 engine->info.max_work_group_size);
+	if (prog->uses_warp && total % warp != 0)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s uses warp functions: its work-group size %zu is not a multiple of the warp size %u (%s backend)",
+				 kernel->name, total, warp, clwarp_backend_name(prog->config.backend));
+	*items = total;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_warp_info(const clwarp_kernel *kernel, unsigned dims, const size_t *local,
+			clwarp_backend *backend, unsigned *warp_size)
+{
+	size_t items;
+	clwarp_status status;
+
+	clear_error();
+	if (!kernel)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL kernel");
+	status = check_local_size(kernel, dims, local, &items);
+	if (status != CLWARP_OK)
+		return status;
+	if (backend)
+		*backend = kernel->program->config.backend;
+	if (warp_size)
+		*warp_size = kernel->program->config.warp_size;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
+		     const size_t *local, cl_event *event)
+{
+	const clwarp_program *prog;
+	clwarp_engine *engine;
+	size_t items;
+	cl_event done = NULL;
+	cl_int err;
+	clwarp_status status;
+	char what[160];
+
+	clear_error();
+	if (!kernel || !global)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL kernel or global size");
+	prog = kernel->program;
+	engine = prog->engine;
+	status = check_local_size(kernel, dims, local, &items);
+	if (status != CLWARP_OK)
+		return status;
+	for (unsigned d = 0; d < dims; d++) {
+		if (global[d] == 0)
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "global size is 0 in dimension %u", d);
+		if (local && global[d] % local[d] != 0)
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "global size %zu is not a multiple of local size %zu in dimension %u",
+					 global[d], local[d], d);
+	}
+	if (prog->config.backend == CLWARP_BACKEND_LOCAL) {
+		size_t bytes = backend_scratch_bytes(&prog->config,
+						     items ? items : engine->info.max_work_group_size);
+
+		if (bytes > engine->info.local_mem_size)
+			return set_error(CLWARP_ERROR_TOO_LARGE,
+					 "the local backend needs %zu bytes of local memory per work-group; the device has %llu",
+					 bytes, (unsigned long long)engine->info.local_mem_size);
+		err = clSetKernelArg(kernel->kernel, kernel->arg_count, bytes, NULL);
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "setting the warp scratch argument");
+	}
+	err = clEnqueueNDRangeKernel(engine->queue, kernel->kernel, dims, NULL, global, local, 0, NULL,
+				     &done);
+	if (err != CL_SUCCESS) {
+		snprintf(what, sizeof(what), "launching kernel %s", kernel->name);
+		return set_cl_error(err, what);
+	}
+	if (event) {
+		*event = done;
+		return CLWARP_OK;
+	}
+	err = clWaitForEvents(1, &done);
+	clReleaseEvent(done);
+	if (err != CL_SUCCESS) {
+		snprintf(what, sizeof(what), "running kernel %s", kernel->name);
+		return set_cl_error(err, what);
+	}
+	return CLWARP_OK;
+}

@@ -1,0 +1,461 @@
+/* Program builds: source assembly, the in-memory and on-disk program caches. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "program.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "backend.h"
+#include "error.h"
+#include "sha256.h"
+#include "source.h"
+#include "util.h"
+
+/* Always on: clwarp-run and argument checks read kernel argument types. */
+#define ALWAYS_OPTIONS "-cl-kernel-arg-info"
+
+CLWARP_EXPORT const char *
+clwarp_build_source_name(clwarp_build_source source)
+{
+	switch (source) {
+	case CLWARP_BUILD_COMPILED: return "compiled";
+	case CLWARP_BUILD_DISK_HIT: return "disk";
+	case CLWARP_BUILD_MEMORY_HIT: return "memory";
+	}
+	return "unknown";
+}
+
+CLWARP_EXPORT void
+clwarp_build_info_clear(clwarp_build_info *info)
+{
+	if (!info)
+		return;
+	free(info->log);
+	memset(info, 0, sizeof(*info));
+}
+
+/*
+ * The cache key covers everything that changes the binary: the library's
+ * version, the platform and device identity, the final options, and the
+ * full program text, which already holds the backend prelude and the
+ * contents of every quoted #include.
+ */
+static void
+program_key(const clwarp_engine *engine, const char *options, const char *text, uint8_t key[32])
+{
+	const clwarp_device_info *d = &engine->info;
+	struct sha256 h;
+
+	sha256_init(&h);
+	sha256_update_str(&h, "clwarp program " CLWARP_VERSION);
+	sha256_update_str(&h, d->platform_name);
+	sha256_update_str(&h, d->platform_version);
+	sha256_update_str(&h, d->name);
+	sha256_update_str(&h, d->vendor);
+	sha256_update_str(&h, d->driver_version);
+	sha256_update_str(&h, d->device_version);
+	sha256_update_str(&h, d->opencl_c_version);
+	sha256_update_str(&h, options);
+	sha256_update_str(&h, text);
+	sha256_final(&h, key);
+}
+
+static char *
+build_log(cl_program program, cl_device_id device)
+{
+	size_t size = 0;
+	char *log;
+
+	if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS)
+		return NULL;
+	log = calloc(1, size + 1);
+	if (log && clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+			   CL_SUCCESS)
+		log[0] = '\0';
+	return log;
+}
+
+/* The first line of a build log that reports an error, for the one-line message. */
+static void
+first_error_line(const char *log, char *line, size_t size)
+{
+	const char *p = log ? strstr(log, "error") : NULL;
+	const char *start, *end;
+
+	line[0] = '\0';
+	if (!p)
+		return;
+	start = p;
+	while (start > log && start[-1] != '\n')
+		start--;
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	snprintf(line, size, "%.*s", (int)(end - start), start);
+}
+
+static clwarp_status
+program_kernel_names(clwarp_program *prog)
+{
+	size_t size = 0;
+	char *names, *save = NULL;
+	cl_int err;
+
+	err = clGetProgramInfo(prog->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+	names = calloc(1, size + 1);
+	if (!names)
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	err = clGetProgramInfo(prog->program, CL_PROGRAM_KERNEL_NAMES, size, names, NULL);
+	if (err != CL_SUCCESS) {
+		free(names);
+		return set_cl_error(err, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
+	}
+	for (char *tok = strtok_r(names, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		char **list = realloc(prog->kernel_names, (prog->kernel_count + 1) * sizeof(char *));
+
+		if (!list || !(list[prog->kernel_count] = strdup(tok))) {
+			if (list)
+				prog->kernel_names = list;
+			free(names);
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		}
+		prog->kernel_names = list;
+		prog->kernel_count++;
+	}
+	free(names);
+	return CLWARP_OK;
+}
+
+static void
+program_destroy(clwarp_program *prog)
+{
+	if (!prog)
+		return;
+	if (prog->program)
+		clReleaseProgram(prog->program);
+	for (size_t i = 0; i < prog->kernel_count; i++)
+		free(prog->kernel_names[i]);
+	free(prog->kernel_names);
+	free(prog);
+}
+
+/* Try the disk cache; any failure just means "compile instead". */
+static cl_program
+load_from_disk(clwarp_engine *engine, const uint8_t key[32], const char *options)
+{
+	void *binary = NULL;
+	size_t size = 0;
+	cl_int err, binary_status = CL_SUCCESS;
+	cl_program program;
+
+	if (!diskcache_load(&engine->disk, key, "bin", &binary, &size))
+		return NULL;
+	program = clCreateProgramWithBinary(engine->context, 1, &engine->device, &size,
+					    (const unsigned char **)&binary, &binary_status, &err);
+	free(binary);
+	if (err == CL_SUCCESS && binary_status == CL_SUCCESS)
+		err = clBuildProgram(program, 1, &engine->device, options, NULL, NULL);
+	else if (err == CL_SUCCESS)
+		err = binary_status;
+	if (err != CL_SUCCESS) {
+		log_info(&engine->logger, "the driver rejected a cached binary (%s); rebuilding from source",
+			 clwarp_cl_error_to_str(err));
+		if (program)
+			clReleaseProgram(program);
+		diskcache_remove(&engine->disk, key, "bin");
+		return NULL;
+	}
+	return program;
+}
+
+static void
+store_to_disk(clwarp_engine *engine, const uint8_t key[32], cl_program program)
+{
+	size_t size = 0;
+	unsigned char *binary;
+
+	if (!engine->disk.dir)
+		return;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL) !=
+		    CL_SUCCESS ||
+	    size == 0)
+		return;
+	binary = malloc(size);
+	if (!binary)
+		return;
+	if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(binary), &binary, NULL) ==
+	    CL_SUCCESS)
+		diskcache_store(&engine->disk, key, "bin", binary, size);
+	free(binary);
+}
+
+static clwarp_status
+compile_from_source(clwarp_engine *engine, const char *text, const char *name,
+		    const char *options, cl_program *out, clwarp_build_info *info)
+{
+	cl_program program;
+	cl_int err;
+	char *log;
+	char line[512];
+
+	program = clCreateProgramWithSource(engine->context, 1, &text, NULL, &err);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clCreateProgramWithSource");
+	err = clBuildProgram(program, 1, &engine->device, options, NULL, NULL);
+	log = build_log(program, engine->device);
+	if (err != CL_SUCCESS) {
+		clwarp_status status;
+
+		first_error_line(log, line, sizeof(line));
+		if (err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS ||
+		    err == CL_COMPILE_PROGRAM_FAILURE)
+			status = set_error(CLWARP_ERROR_BUILD, "build of %s failed%s%s", name,
+					   line[0] ? ": " : "", line);
+		else
+			status = set_cl_error(err, "clBuildProgram");
+		log_debug(&engine->logger, "build log of %s:\n%s", name, log ? log : "");
+		if (info) {
+			info->log = log;
+			info->cl_error = err;
+		} else {
+			free(log);
+		}
+		clReleaseProgram(program);
+		return status;
+	}
+	if (info)
+		info->log = log;
+	else
+		free(log);
+	*out = program;
+	return CLWARP_OK;
+}
+
+static clwarp_program *
+memory_lookup(clwarp_engine *engine, const uint8_t key[32])
+{
+	clwarp_program *found = NULL;
+
+	pthread_mutex_lock(&engine->programs_lock);
+	for (clwarp_program *p = engine->programs; p && !found; p = p->next) {
+		if (memcmp(p->key, key, 32) == 0)
+			found = p;
+	}
+	pthread_mutex_unlock(&engine->programs_lock);
+	return found;
+}
+
+/* Insert, unless another thread got there first: then keep theirs. */
+static clwarp_program *
+memory_insert(clwarp_engine *engine, clwarp_program *prog)
+{
+	clwarp_program *kept = prog;
+
+	pthread_mutex_lock(&engine->programs_lock);
+	for (clwarp_program *p = engine->programs; p; p = p->next) {
+		if (memcmp(p->key, prog->key, 32) == 0) {
+			kept = p;
+			break;
+		}
+	}
+	if (kept == prog) {
+		prog->next = engine->programs;
+		engine->programs = prog;
+	}
+	pthread_mutex_unlock(&engine->programs_lock);
+	if (kept != prog)
+		program_destroy(prog);
+	return kept;
+}
+
+clwarp_status
+program_build(clwarp_engine *engine, const char *text, const char *name, const char *dir,
+	      const char *options, const struct backend_config *config, clwarp_program **out,
+	      clwarp_build_info *info)
+{
+	struct source_rewrite rewrite = { 0 };
+	struct source_result src;
+	struct strbuf full = { 0 }, opts = { 0 };
+	clwarp_program *prog = NULL;
+	clwarp_build_source origin = CLWARP_BUILD_COMPILED;
+	uint8_t key[32];
+	double start = now_ms();
+	clwarp_status status;
+
+	if (info)
+		memset(info, 0, sizeof(*info));
+	backend_source_rewrite(config, &rewrite);
+	status = source_expand(text, name, dir, options, &rewrite, &src);
+	if (status != CLWARP_OK)
+		return status;
+
+	backend_prelude(config, &full);
+	strbuf_puts(&full, "#line 1 \"");
+	strbuf_put_quoted(&full, name);
+	strbuf_puts(&full, "\"\n");
+	strbuf_append(&full, src.text.data ? src.text.data : "", src.text.len);
+	strbuf_printf(&opts, "%s %s", ALWAYS_OPTIONS, options ? options : "");
+	if (full.failed || opts.failed) {
+		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		goto out;
+	}
+	program_key(engine, opts.data, full.data, key);
+
+	prog = memory_lookup(engine, key);
+	if (prog) {
+		origin = CLWARP_BUILD_MEMORY_HIT;
+		goto done;
+	}
+
+	prog = calloc(1, sizeof(*prog));
+	if (!prog) {
+		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		goto out;
+	}
+	prog->engine = engine;
+	memcpy(prog->key, key, 32);
+	prog->config = *config;
+	prog->uses_warp = src.uses_warp;
+
+	prog->program = load_from_disk(engine, key, opts.data);
+	if (prog->program) {
+		origin = CLWARP_BUILD_DISK_HIT;
+	} else {
+		status = compile_from_source(engine, full.data, name, opts.data, &prog->program, info);
+		if (status != CLWARP_OK)
+			goto out;
+		store_to_disk(engine, key, prog->program);
+	}
+	status = program_kernel_names(prog);
+	if (status != CLWARP_OK)
+		goto out;
+	prog = memory_insert(engine, prog);
+
+done:
+	if (info) {
+		info->source = origin;
+		info->milliseconds = now_ms() - start;
+	}
+	log_debug(&engine->logger, "%s: %s in %.2f ms", name, clwarp_build_source_name(origin),
+		  now_ms() - start);
+	*out = prog;
+	prog = NULL;
+	status = CLWARP_OK;
+out:
+	program_destroy(prog);
+	source_result_free(&src);
+	strbuf_free(&full);
+	strbuf_free(&opts);
+	return status;
+}
+
+void
+program_free_all(clwarp_engine *engine)
+{
+	clwarp_program *p = engine->programs;
+
+	while (p) {
+		clwarp_program *next = p->next;
+
+		program_destroy(p);
+		p = next;
+	}
+	engine->programs = NULL;
+}
+
+/* Public entry points: resolve the backend, read the file, build. */
+
+static clwarp_status
+check_build_args(clwarp_engine *engine, clwarp_program **program)
+{
+	if (!engine || !program)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine or output pointer");
+	*program = NULL;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_build_source(clwarp_engine *engine, const char *source, const char *name,
+			    const char *options, clwarp_program **program, clwarp_build_info *info)
+{
+	const struct backend_config *config;
+	clwarp_status status;
+
+	clear_error();
+	if (info)
+		memset(info, 0, sizeof(*info));
+	status = check_build_args(engine, program);
+	if (status != CLWARP_OK)
+		return status;
+	if (!source)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL source");
+	status = backend_resolve(engine, &config);
+	if (status != CLWARP_OK)
+		return status;
+	return program_build(engine, source, name ? name : "<string>", ".", options, config, program,
+			     info);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *options,
+			  clwarp_program **program, clwarp_build_info *info)
+{
+	const struct backend_config *config;
+	char *text = NULL, *dir;
+	const char *slash;
+	size_t size;
+	clwarp_status status;
+
+	clear_error();
+	if (info)
+		memset(info, 0, sizeof(*info));
+	status = check_build_args(engine, program);
+	if (status != CLWARP_OK)
+		return status;
+	if (!path)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL path");
+	if (read_file(path, &text, &size) != 0)
+		return set_error(CLWARP_ERROR_IO, "cannot read %s: %s", path, strerror(errno));
+	if (strlen(text) != size) {
+		free(text);
+		return set_error(CLWARP_ERROR_BUILD, "%s: not OpenCL C source (contains a NUL byte)",
+				 path);
+	}
+	status = backend_resolve(engine, &config);
+	if (status != CLWARP_OK) {
+		free(text);
+		return status;
+	}
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	if (!dir) {
+		free(text);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	status = program_build(engine, text, path, dir, options, config, program, info);
+	free(dir);
+	free(text);
+	return status;
+}
+
+CLWARP_EXPORT cl_program
+clwarp_program_cl(const clwarp_program *program)
+{
+	return program ? program->program : NULL;
+}
+
+CLWARP_EXPORT size_t
+clwarp_program_kernel_count(const clwarp_program *program)
+{
+	return program ? program->kernel_count : 0;
+}
+
+CLWARP_EXPORT const char *
+clwarp_program_kernel_name(const clwarp_program *program, size_t index)
+{
+	return program && index < program->kernel_count ? program->kernel_names[index] : NULL;
+}

@@ -1,0 +1,22 @@
+/* Program builds: source assembly, the in-memory and on-disk program caches. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_PROGRAM_H
+#define CLWARP_PROGRAM_H
+
+#include "engine.h"
+
+/*
+ * Build `text` for the engine's device with warp backend `config`. `name`
+ * is the file name compiler messages use; `dir` is where relative
+ * #includes start. Consults the memory cache, then the disk cache, then
+ * compiles. The program belongs to the engine.
+ */
+clwarp_status program_build(clwarp_engine *engine, const char *text, const char *name,
+			    const char *dir, const char *options,
+			    const struct backend_config *config, clwarp_program **program,
+			    clwarp_build_info *info);
+
+/* Release every program of the engine (at engine teardown). */
+void program_free_all(clwarp_engine *engine);
+
+#endif

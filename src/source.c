@@ -1,0 +1,456 @@
+/* Source preparation: expands quoted #includes and rewrites kernel signatures. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "source.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "error.h"
+
+#define MAX_INCLUDE_DEPTH 64
+
+struct expander {
+	const struct source_rewrite *rewrite;
+	struct strbuf *out;
+	char **include_dirs;
+	size_t include_dir_count;
+	char **once_files;          /* realpaths of files that said #pragma once */
+	size_t once_count;
+	bool uses_warp;
+	unsigned kernel_count;
+};
+
+/* Where the kernel-signature rewrite is, token by token. */
+enum kernel_state {
+	KS_NONE,
+	KS_AFTER_KERNEL,  /* seen `kernel`, waiting for the parameter list */
+	KS_IN_PARAMS,     /* inside the parameter list */
+};
+
+void
+strbuf_put_quoted(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			strbuf_append(sb, "\\", 1);
+		strbuf_append(sb, s, 1);
+	}
+}
+
+static void
+emit_line_marker(struct strbuf *out, unsigned line, const char *name)
+{
+	strbuf_printf(out, "#line %u \"", line);
+	strbuf_put_quoted(out, name);
+	strbuf_puts(out, "\"\n");
+}
+
+static bool
+is_ident_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_';
+}
+
+static bool
+is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+static char *
+path_join(const char *dir, const char *file)
+{
+	struct strbuf sb = { 0 };
+
+	if (file[0] == '/' || !dir || !*dir)
+		strbuf_puts(&sb, file);
+	else
+		strbuf_printf(&sb, "%s/%s", dir, file);
+	return strbuf_steal(&sb);
+}
+
+static char *
+path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct strbuf sb = { 0 };
+
+	if (!slash)
+		strbuf_puts(&sb, ".");
+	else if (slash == path)
+		strbuf_puts(&sb, "/");
+	else
+		strbuf_append(&sb, path, (size_t)(slash - path));
+	return strbuf_steal(&sb);
+}
+
+/* Collect the folders of every "-I dir" / "-Idir" in a build option string. */
+static clwarp_status
+parse_include_dirs(const char *options, struct expander *ex)
+{
+	const char *p = options;
+
+	while (p && *p) {
+		const char *start, *end;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (p[0] != '-' || p[1] != 'I') {
+			while (*p && !isspace((unsigned char)*p))
+				p++;
+			continue;
+		}
+		p += 2;
+		while (isspace((unsigned char)*p))
+			p++;
+		start = p;
+		while (*p && !isspace((unsigned char)*p))
+			p++;
+		end = p;
+		if (end == start)
+			continue;
+		char **dirs = realloc(ex->include_dirs, (ex->include_dir_count + 1) * sizeof(char *));
+		if (!dirs)
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		ex->include_dirs = dirs;
+		dirs[ex->include_dir_count] = strndup(start, (size_t)(end - start));
+		if (!dirs[ex->include_dir_count])
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		ex->include_dir_count++;
+	}
+	return CLWARP_OK;
+}
+
+static bool
+once_seen(const struct expander *ex, const char *real)
+{
+	for (size_t i = 0; i < ex->once_count; i++) {
+		if (streq(ex->once_files[i], real))
+			return true;
+	}
+	return false;
+}
+
+static void
+once_add(struct expander *ex, const char *real)
+{
+	char **files;
+
+	if (!real || once_seen(ex, real))
+		return;
+	files = realloc(ex->once_files, (ex->once_count + 1) * sizeof(char *));
+	if (!files)
+		return;
+	ex->once_files = files;
+	files[ex->once_count] = strdup(real);
+	if (files[ex->once_count])
+		ex->once_count++;
+}
+
+static clwarp_status expand(struct expander *ex, const char *text, const char *name,
+			    const char *dir, const char *real, unsigned depth);
+
+/* Inline one `#include "file"` found at name:line. */
+static clwarp_status
+expand_include(struct expander *ex, const char *file, const char *name, unsigned line,
+	       const char *dir, unsigned depth)
+{
+	struct strbuf tried = { 0 };
+	char *path = NULL, *content = NULL, *real = NULL, *subdir = NULL;
+	size_t size;
+	clwarp_status status = CLWARP_OK;
+	int err = ENOENT;
+
+	if (depth >= MAX_INCLUDE_DEPTH)
+		return set_error(CLWARP_ERROR_BUILD,
+				 "%s:%u: #include nested more than %d deep (an include cycle?)", name,
+				 line, MAX_INCLUDE_DEPTH);
+
+	for (size_t i = 0; i <= ex->include_dir_count; i++) {
+		const char *base = i == 0 ? dir : ex->include_dirs[i - 1];
+
+		if (file[0] == '/' && i > 0)
+			break;
+		free(path);
+		path = path_join(base, file);
+		if (!path) {
+			status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+			goto out;
+		}
+		if (read_file(path, &content, &size) == 0)
+			break;
+		err = errno;
+		strbuf_printf(&tried, "%s%s", tried.len ? ", " : "", path);
+		content = NULL;
+		if (err != ENOENT && err != ENOTDIR)
+			break;
+	}
+	if (!content) {
+		status = set_error(CLWARP_ERROR_IO, "%s:%u: cannot read #include \"%s\": %s (tried %s)",
+				   name, line, file, strerror(err), tried.data ? tried.data : file);
+		goto out;
+	}
+	if (strlen(content) != size) {
+		status = set_error(CLWARP_ERROR_BUILD, "%s: file contains a NUL byte", path);
+		goto out;
+	}
+	real = realpath(path, NULL);
+	if (real && once_seen(ex, real))
+		goto out;
+	subdir = path_dirname(path);
+	if (!subdir) {
+		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		goto out;
+	}
+	emit_line_marker(ex->out, 1, path);
+	status = expand(ex, content, path, subdir, real, depth + 1);
+	if (status == CLWARP_OK) {
+		if (ex->out->len && ex->out->data[ex->out->len - 1] != '\n')
+			strbuf_puts(ex->out, "\n");
+		emit_line_marker(ex->out, line + 1, name);
+	}
+out:
+	strbuf_free(&tried);
+	free(path);
+	free(content);
+	free(real);
+	free(subdir);
+	return status;
+}
+
+/* Is out[from..] only whitespace, or the word `void`? */
+static bool
+params_are_empty(const struct strbuf *out, size_t from)
+{
+	const char *p = out->data + from;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
+		p += 4;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
+
+static clwarp_status
+expand(struct expander *ex, const char *text, const char *name, const char *dir,
+       const char *real, unsigned depth)
+{
+	struct strbuf *out = ex->out;
+	const char *p = text;
+	unsigned line = 1;
+	bool line_start = true;
+	int paren_depth = 0, brace_depth = 0;
+	enum kernel_state ks = KS_NONE;
+	bool prev_is_name = false;    /* the previous token was an identifier that may name a function */
+	size_t params_start = 0;
+	clwarp_status status;
+
+	while (*p) {
+		char c = *p;
+
+		if (c == '\n') {
+			strbuf_append(out, p++, 1);
+			line++;
+			line_start = true;
+			continue;
+		}
+		if (isspace((unsigned char)c)) {
+			strbuf_append(out, p++, 1);
+			continue;
+		}
+		if (line_start && c == '#') {
+			/* A preprocessor directive, continuation lines included. */
+			const char *start = p, *q = p + 1;
+			unsigned directive_line = line;
+
+			while (*p && *p != '\n') {
+				if (p[0] == '\\' && p[1] == '\n') {
+					p++;
+					line++;
+				}
+				p++;
+			}
+			while (*q == ' ' || *q == '\t')
+				q++;
+			if (strncmp(q, "include", 7) == 0) {
+				const char *f = q + 7;
+
+				while (*f == ' ' || *f == '\t')
+					f++;
+				if (*f == '"') {
+					const char *close = memchr(f + 1, '"', (size_t)(p - f - 1));
+					char *file;
+
+					if (!close)
+						return set_error(CLWARP_ERROR_BUILD,
+								 "%s:%u: malformed #include", name,
+								 directive_line);
+					file = strndup(f + 1, (size_t)(close - f - 1));
+					if (!file)
+						return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+					status = expand_include(ex, file, name, directive_line, dir, depth);
+					free(file);
+					if (status != CLWARP_OK)
+						return status;
+					/* The marker after the include already moved to the next line. */
+					if (*p == '\n') {
+						p++;
+						line++;
+					}
+					continue;
+				}
+			} else if (strncmp(q, "pragma", 6) == 0) {
+				const char *w = q + 6;
+
+				while (*w == ' ' || *w == '\t')
+					w++;
+				if (strncmp(w, "once", 4) == 0 && !is_ident_char(w[4])) {
+					once_add(ex, real);
+					continue;  /* drop it: the compiler sees one merged file */
+				}
+			}
+			strbuf_append(out, start, (size_t)(p - start));
+			continue;
+		}
+		line_start = false;
+		if (c == '/' && p[1] == '/') {
+			const char *start = p;
+
+			while (*p && *p != '\n')
+				p++;
+			strbuf_append(out, start, (size_t)(p - start));
+			continue;
+		}
+		if (c == '/' && p[1] == '*') {
+			const char *end = strstr(p + 2, "*/");
+			const char *stop = end ? end + 2 : p + strlen(p);
+
+			for (const char *q = p; q < stop; q++)
+				line += *q == '\n';
+			strbuf_append(out, p, (size_t)(stop - p));
+			p = stop;
+			continue;
+		}
+		if (c == '"' || c == '\'') {
+			const char *start = p++;
+
+			while (*p && *p != c && *p != '\n') {
+				if (*p == '\\' && p[1])
+					p++;
+				p++;
+			}
+			if (*p == c)
+				p++;
+			strbuf_append(out, start, (size_t)(p - start));
+			prev_is_name = false;
+			continue;
+		}
+		if (is_ident_start(c)) {
+			const char *start = p;
+			size_t len;
+
+			while (is_ident_char(*p))
+				p++;
+			len = (size_t)(p - start);
+			strbuf_append(out, start, len);
+			if (len > 5 && strncmp(start, "warp_", 5) == 0)
+				ex->uses_warp = true;
+			if (((len == 6 && strncmp(start, "kernel", 6) == 0) ||
+			     (len == 8 && strncmp(start, "__kernel", 8) == 0)) &&
+			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
+				ex->kernel_count++;
+				ks = KS_AFTER_KERNEL;
+				if (ex->rewrite->reqd_sub_group_size)
+					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
+						      ex->rewrite->reqd_sub_group_size);
+				prev_is_name = false;
+				continue;
+			}
+			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
+				       !(len == 11 && strncmp(start, "__attribute", 11) == 0);
+			continue;
+		}
+		switch (c) {
+		case '(':
+			strbuf_append(out, p++, 1);
+			if (ks == KS_AFTER_KERNEL && paren_depth == 0 && prev_is_name) {
+				ks = KS_IN_PARAMS;
+				params_start = out->len;
+			}
+			paren_depth++;
+			break;
+		case ')':
+			paren_depth--;
+			if (ks == KS_IN_PARAMS && paren_depth == 0) {
+				if (ex->rewrite->add_scratch_arg) {
+					if (params_are_empty(out, params_start)) {
+						strbuf_truncate(out, params_start);
+						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
+					} else {
+						strbuf_puts(out, ", " SOURCE_SCRATCH_PARAM);
+					}
+				}
+				ks = KS_NONE;
+			}
+			strbuf_append(out, p++, 1);
+			break;
+		case '{':
+			brace_depth++;
+			strbuf_append(out, p++, 1);
+			break;
+		case '}':
+			brace_depth--;
+			strbuf_append(out, p++, 1);
+			break;
+		case ';':
+			/* A kernel prototype without a body ends here. */
+			if (paren_depth == 0 && ks == KS_AFTER_KERNEL)
+				ks = KS_NONE;
+			strbuf_append(out, p++, 1);
+			break;
+		default:
+			strbuf_append(out, p++, 1);
+			break;
+		}
+		prev_is_name = false;
+	}
+	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
+}
+
+clwarp_status
+source_expand(const char *text, const char *name, const char *dir, const char *options,
+	      const struct source_rewrite *rewrite, struct source_result *result)
+{
+	struct expander ex = { 0 };
+	clwarp_status status;
+
+	memset(result, 0, sizeof(*result));
+	ex.rewrite = rewrite;
+	ex.out = &result->text;
+	status = parse_include_dirs(options, &ex);
+	if (status == CLWARP_OK)
+		status = expand(&ex, text, name, dir, NULL, 0);
+	result->uses_warp = ex.uses_warp;
+	result->kernel_count = ex.kernel_count;
+	for (size_t i = 0; i < ex.include_dir_count; i++)
+		free(ex.include_dirs[i]);
+	free(ex.include_dirs);
+	for (size_t i = 0; i < ex.once_count; i++)
+		free(ex.once_files[i]);
+	free(ex.once_files);
+	if (status != CLWARP_OK)
+		source_result_free(result);
+	return status;
+}
+
+void
+source_result_free(struct source_result *result)
+{
+	strbuf_free(&result->text);
+}

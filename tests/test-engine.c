@@ -1,0 +1,434 @@
+/* Engine tests on the real OpenCL runtime: devices, builds, includes, errors, launches. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <pthread.h>
+
+#include "testutil.h"
+
+static const char *saxpy_source =
+	"kernel void saxpy(global const int *in, global int *out, int a)\n"
+	"{\n"
+	"	size_t i = get_global_id(0);\n"
+	"	out[i] = a * in[i] + (int)(i * i);\n"
+	"}\n";
+
+START_TEST(test_device_list)
+{
+	clwarp_device_info *list = NULL;
+	size_t count = 0;
+
+	ck_assert_clwarp_ok(clwarp_device_list(&list, &count));
+	ck_assert_uint_ge(count, 1);
+	for (size_t i = 0; i < count; i++) {
+		ck_assert_str_ne(list[i].name, "");
+		ck_assert_str_ne(list[i].platform_name, "");
+		ck_assert_ptr_nonnull(list[i].driver_version);
+		ck_assert(strncmp(list[i].opencl_c_version, "OpenCL C ", 9) == 0);
+		ck_assert_uint_gt(list[i].max_work_group_size, 0);
+		ck_assert_uint_gt(list[i].local_mem_size, 0);
+		ck_assert_ptr_nonnull(list[i].extensions);
+	}
+	clwarp_device_list_free(list, count);
+}
+END_TEST
+
+START_TEST(test_device_selection)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_device_info *list = NULL;
+	size_t count = 0;
+	char spec[64];
+
+	ck_assert_clwarp_ok(clwarp_device_list(&list, &count));
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+
+	snprintf(spec, sizeof(spec), "%u:%u", list[count - 1].platform_index,
+		 list[count - 1].device_index);
+	o.device = spec;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert_str_eq(clwarp_engine_device_info(e)->name, list[count - 1].name);
+	clwarp_engine_free(e);
+
+	/* A name substring, in other case. */
+	snprintf(spec, sizeof(spec), "%.6s", list[0].name);
+	for (char *c = spec; *c; c++)
+		*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	clwarp_engine_free(e);
+
+	o.device = (list[0].type & CL_DEVICE_TYPE_GPU) ? "gpu" : "cpu";
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert(clwarp_engine_device_info(e)->type & list[0].type);
+	clwarp_engine_free(e);
+
+	o.device = "no such device anywhere";
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_DEVICE_NOT_FOUND);
+	ck_assert_ptr_null(e);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "no such device anywhere"));
+
+	o.device = "99:0";
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_DEVICE_NOT_FOUND);
+
+	/* The environment names the device when the options do not. */
+	o.device = NULL;
+	setenv("CLWARP_DEVICE", "7:7", 1);
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_DEVICE_NOT_FOUND);
+	o.flags |= CLWARP_ENGINE_NO_ENVIRONMENT;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_DEVICE");
+	clwarp_device_list_free(list, count);
+}
+END_TEST
+
+START_TEST(test_engine_bad_options)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+
+	clwarp_engine_options_init(&o);
+	o.flags = 0x100;
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "flags"));
+
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	o.warp_size = 48;
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "48"));
+
+	o.warp_size = 0;
+	setenv("CLWARP_BACKEND", "cuda", 1);
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "CLWARP_BACKEND"));
+	unsetenv("CLWARP_BACKEND");
+
+	setenv("CLWARP_WARP_SIZE", "abc", 1);
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
+	unsetenv("CLWARP_WARP_SIZE");
+
+	ck_assert_int_eq(clwarp_engine_new(&o, NULL), CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_str_eq(clwarp_status_to_str(CLWARP_ERROR_BUILD), "OpenCL C build failed");
+	ck_assert_str_eq(clwarp_cl_error_to_str(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME");
+}
+END_TEST
+
+static void
+check_saxpy(clwarp_engine *e, clwarp_program *p, size_t n, int a)
+{
+	clwarp_kernel *k = NULL;
+	cl_mem bin, bout;
+	int *in = malloc(n * sizeof(int)), *out = calloc(n, sizeof(int));
+	size_t global = n;
+
+	for (size_t i = 0; i < n; i++)
+		in[i] = (int)(i * 37 % 101) - 50;
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "saxpy", &k));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 3);
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, n * sizeof(int), in, &bin));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &bout));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 2, sizeof(int), &a));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &global, NULL, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, n * sizeof(int), out));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_int_eq(out[i], a * in[i] + (int)(i * i));
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clwarp_kernel_free(k);
+	free(in);
+	free(out);
+}
+
+START_TEST(test_build_string_and_launch)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_build_info info;
+
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, saxpy_source, "saxpy.cl", NULL, &p, &info));
+	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
+	ck_assert(info.milliseconds > 0);
+	clwarp_build_info_clear(&info);
+	ck_assert_uint_eq(clwarp_program_kernel_count(p), 1);
+	ck_assert_str_eq(clwarp_program_kernel_name(p, 0), "saxpy");
+	ck_assert_ptr_nonnull(clwarp_program_cl(p));
+	check_saxpy(e, p, 1000, 3);
+	check_saxpy(e, p, 1, -7);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_build_file_with_includes)
+{
+	char *dir = test_tmpdir();
+	char *path, inc_opt[4200];
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	int in[64], *out;
+
+	/* common/scale.cl sits beside the file; offset.cl only in an -I folder. */
+	free(test_write_file(dir, "src/common/scale.cl",
+			     "#pragma once\n#include \"../twice.cl\"\n#define SCALE 3\n"));
+	free(test_write_file(dir, "src/twice.cl", "int twice(int x) { return 2 * x; }\n"));
+	free(test_write_file(dir, "inc/offset.cl", "#define OFFSET 11\n"));
+	path = test_write_file(dir, "src/main.cl",
+			       "#include \"common/scale.cl\"\n"
+			       "#include \"common/scale.cl\" /* #pragma once: no redefinition */\n"
+			       "#include \"offset.cl\"\n"
+			       "kernel void f(global const int *in, global int *out)\n"
+			       "{ size_t i = get_global_id(0); out[i] = twice(in[i]) * SCALE + OFFSET; }\n");
+	snprintf(inc_opt, sizeof(inc_opt), "-I %s/inc", dir);
+	ck_assert_clwarp_ok(clwarp_program_build_file(e, path, inc_opt, &p, NULL));
+	for (int i = 0; i < 64; i++)
+		in[i] = i - 20;
+	out = test_run_int_kernel(e, p, "f", in, 64, 0);
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(out[i], 2 * in[i] * 3 + 11);
+	free(out);
+	clwarp_engine_free(e);
+	test_rmtree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_build_failure_names_user_line)
+{
+	char *dir = test_tmpdir();
+	char *path;
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_build_info info;
+	char where[4200];
+
+	free(test_write_file(dir, "helper.cl", "int helper(int x)\n{\n\treturn x + ;\n}\n"));
+	path = test_write_file(dir, "bad.cl",
+			       "// a comment line\n"
+			       "#include \"helper.cl\"\n"
+			       "kernel void f(global int *o)\n"
+			       "{\n"
+			       "	o[0] = undeclared_thing;\n"
+			       "}\n");
+	ck_assert_int_eq(clwarp_program_build_file(e, path, NULL, &p, &info), CLWARP_ERROR_BUILD);
+	ck_assert_ptr_null(p);
+	ck_assert_ptr_nonnull(info.log);
+	/* Both errors point into the user's files, with the user's line numbers. */
+	snprintf(where, sizeof(where), "%s:5:", path);
+	ck_assert_msg(strstr(info.log, where), "log lacks %s:\n%s", where, info.log);
+	snprintf(where, sizeof(where), "%s/./helper.cl:3:", dir);
+	if (!strstr(info.log, where))
+		snprintf(where, sizeof(where), "%s/helper.cl:3:", dir);
+	ck_assert_msg(strstr(info.log, where), "log lacks %s:\n%s", where, info.log);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), path));
+	ck_assert_int_eq(info.cl_error, CL_BUILD_PROGRAM_FAILURE);
+	clwarp_build_info_clear(&info);
+	clwarp_engine_free(e);
+	test_rmtree(dir);
+	free(path);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_build_missing_files)
+{
+	char *dir = test_tmpdir();
+	char *path;
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+
+	ck_assert_int_eq(clwarp_program_build_file(e, "/nonexistent/k.cl", NULL, &p, NULL),
+			 CLWARP_ERROR_IO);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "/nonexistent/k.cl"));
+
+	path = test_write_file(dir, "k.cl", "\n\n#include \"missing.cl\"\nkernel void f(void) {}\n");
+	ck_assert_int_eq(clwarp_program_build_file(e, path, NULL, &p, NULL), CLWARP_ERROR_IO);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), ":3:"));
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "missing.cl"));
+	free(path);
+
+	path = test_write_file(dir, "loop.cl", "#include \"loop.cl\"\n");
+	ck_assert_int_eq(clwarp_program_build_file(e, path, NULL, &p, NULL), CLWARP_ERROR_BUILD);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "cycle"));
+	free(path);
+
+	clwarp_engine_free(e);
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
+START_TEST(test_kernel_lookup_and_args)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	cl_mem big = NULL;
+	int v = 1;
+
+	ck_assert_clwarp_ok(clwarp_program_build_source(
+		e, "kernel void alpha(global int *a) { a[0] = 1; }\n"
+		   "kernel void beta(global int *a, int b) { a[0] = b; }\n",
+		NULL, NULL, &p, NULL));
+	ck_assert_uint_eq(clwarp_program_kernel_count(p), 2);
+	ck_assert_ptr_null(clwarp_program_kernel_name(p, 2));
+	ck_assert_int_eq(clwarp_program_kernel(p, "gamma", &k), CLWARP_ERROR_KERNEL_NOT_FOUND);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "alpha"));
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "beta"));
+
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "beta", &k));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 2);
+	ck_assert_int_eq(clwarp_kernel_set_arg_scalar(k, 2, sizeof(int), &v),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "2 arguments"));
+
+	{
+		size_t g = 10, l = 4;
+		ck_assert_int_eq(clwarp_kernel_launch(k, 1, &g, &l, NULL), CLWARP_ERROR_INVALID_ARGUMENT);
+		ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "not a multiple"));
+		ck_assert_int_eq(clwarp_kernel_launch(k, 4, &g, NULL, NULL), CLWARP_ERROR_INVALID_ARGUMENT);
+	}
+	ck_assert_int_eq(clwarp_buffer_new(e, CL_MEM_READ_WRITE, SIZE_MAX / 2, NULL, &big),
+			 CLWARP_ERROR_TOO_LARGE);
+	ck_assert_ptr_null(big);
+	clwarp_kernel_free(k);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_launch_2d_with_event)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	cl_mem m;
+	cl_event ev = NULL;
+	size_t global[2] = { 16, 12 }, local[2] = { 4, 3 };
+	int out[16 * 12];
+
+	ck_assert_clwarp_ok(clwarp_program_build_source(
+		e, "kernel void grid(global int *o)\n"
+		   "{ o[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
+		   "    (int)(get_global_id(0) * 100 + get_global_id(1)); }\n",
+		"grid.cl", NULL, &p, NULL));
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "grid", &k));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, m));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 2, global, local, &ev));
+	ck_assert_ptr_nonnull(ev);
+	ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+	clReleaseEvent(ev);
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, m, 0, sizeof(out), out));
+	for (int y = 0; y < 12; y++)
+		for (int x = 0; x < 16; x++)
+			ck_assert_int_eq(out[y * 16 + x], x * 100 + y);
+	clReleaseMemObject(m);
+	clwarp_kernel_free(k);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_engine_from_cl_handles)
+{
+	cl_platform_id platform;
+	cl_device_id device;
+	cl_context ctx;
+	cl_int err;
+	clwarp_engine *e = NULL;
+	clwarp_engine_options o;
+	clwarp_program *p = NULL;
+
+	ck_assert_int_eq(clGetPlatformIDs(1, &platform, NULL), CL_SUCCESS);
+	ck_assert_int_eq(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, NULL), CL_SUCCESS);
+	ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+	ck_assert_int_eq(err, CL_SUCCESS);
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_clwarp_ok(clwarp_engine_new_from_cl(ctx, device, NULL, &o, &e));
+	ck_assert_ptr_eq(clwarp_engine_context(e), ctx);
+	ck_assert_ptr_eq(clwarp_engine_device(e), device);
+	ck_assert_ptr_nonnull(clwarp_engine_queue(e));
+	/* The engine holds its own reference: the application may drop its one. */
+	clReleaseContext(ctx);
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, saxpy_source, NULL, NULL, &p, NULL));
+	check_saxpy(e, p, 77, 5);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+struct thread_job {
+	clwarp_engine *engine;
+	int id;
+	int ok;
+};
+
+static void *
+thread_main(void *arg)
+{
+	struct thread_job *job = arg;
+	char src[512];
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	cl_mem m = NULL;
+	int out[256];
+	size_t n = 256;
+
+	/* Threads 0-1 and 2-3 build the same program; the pairs differ. */
+	snprintf(src, sizeof(src),
+		 "kernel void t(global int *o) { o[get_global_id(0)] = (int)get_global_id(0) * %d; }\n",
+		 job->id / 2 + 2);
+	job->ok = clwarp_program_build_source(job->engine, src, NULL, NULL, &p, NULL) == CLWARP_OK &&
+		  clwarp_program_kernel(p, "t", &k) == CLWARP_OK &&
+		  clwarp_buffer_new(job->engine, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m) == CLWARP_OK &&
+		  clwarp_kernel_set_arg_buffer(k, 0, m) == CLWARP_OK &&
+		  clwarp_kernel_launch(k, 1, &n, NULL, NULL) == CLWARP_OK &&
+		  clwarp_buffer_read(job->engine, m, 0, sizeof(out), out) == CLWARP_OK;
+	for (int i = 0; job->ok && i < 256; i++)
+		job->ok = out[i] == i * (job->id / 2 + 2);
+	if (m)
+		clReleaseMemObject(m);
+	clwarp_kernel_free(k);
+	return NULL;
+}
+
+START_TEST(test_engine_shared_by_threads)
+{
+	clwarp_engine *e = test_engine(NULL);
+	pthread_t threads[4];
+	struct thread_job jobs[4];
+
+	for (int i = 0; i < 4; i++) {
+		jobs[i] = (struct thread_job){ e, i, 0 };
+		ck_assert_int_eq(pthread_create(&threads[i], NULL, thread_main, &jobs[i]), 0);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(threads[i], NULL);
+		ck_assert_msg(jobs[i].ok, "thread %d failed", i);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("engine", &tc);
+
+	tcase_add_test(tc, test_device_list);
+	tcase_add_test(tc, test_device_selection);
+	tcase_add_test(tc, test_engine_bad_options);
+	tcase_add_test(tc, test_build_string_and_launch);
+	tcase_add_test(tc, test_build_file_with_includes);
+	tcase_add_test(tc, test_build_failure_names_user_line);
+	tcase_add_test(tc, test_build_missing_files);
+	tcase_add_test(tc, test_kernel_lookup_and_args);
+	tcase_add_test(tc, test_launch_2d_with_event);
+	tcase_add_test(tc, test_engine_from_cl_handles);
+	tcase_add_test(tc, test_engine_shared_by_threads);
+	return test_main(s);
+}

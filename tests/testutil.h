@@ -1,0 +1,151 @@
+/* Shared helpers for the Check tests: temp folders, files, engines, child runs. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_TESTUTIL_H
+#define CLWARP_TESTUTIL_H
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "clwarp/clwarp.h"
+
+/* A fresh folder under $CLWARP_TEST_TMPDIR (or /tmp); the caller frees the string. */
+static inline char *
+test_tmpdir(void)
+{
+	const char *base = getenv("CLWARP_TEST_TMPDIR");
+	char *path = malloc(4096);
+
+	if (!base || !*base)
+		base = "/tmp";
+	mkdir(base, 0700);
+	snprintf(path, 4096, "%s/clwarp-test-XXXXXX", base);
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	return path;
+}
+
+static inline void
+test_rmtree(const char *path)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Write `text` to dir/name (printf-style name), creating subfolders one level deep. */
+static inline char *
+test_write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = malloc(4096);
+	FILE *f;
+
+	snprintf(path, 4096, "%s/%s", dir, name);
+	/* mkdir -p of the file's folder */
+	for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(path, 0700);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	ck_assert_msg(f != NULL, "cannot write %s: %s", path, strerror(errno));
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* An engine on the default device with its disk cache in `cache_dir` (NULL: off). */
+static inline clwarp_engine *
+test_engine(const char *cache_dir)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_status s;
+
+	clwarp_engine_options_init(&o);
+	o.cache_dir = cache_dir;
+	if (!cache_dir)
+		o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
+	s = clwarp_engine_new(&o, &e);
+	ck_assert_msg(s == CLWARP_OK, "engine: %s", clwarp_last_error());
+	return e;
+}
+
+#define ck_assert_clwarp_ok(expr)                                                           \
+	do {                                                                                \
+		clwarp_status s_ = (expr);                                                  \
+		ck_assert_msg(s_ == CLWARP_OK, "%s: %s (%s)", #expr, clwarp_status_to_str(s_), \
+			      clwarp_last_error());                                         \
+	} while (0)
+
+/* Run one 1-D kernel over `n` ints: out[i] = kernel(in[i]); returns the output array. */
+static inline int *
+test_run_int_kernel(clwarp_engine *e, clwarp_program *p, const char *name, const int *in,
+		    size_t n, size_t local)
+{
+	clwarp_kernel *k = NULL;
+	cl_mem bin = NULL, bout = NULL;
+	int *out = calloc(n, sizeof(int));
+	size_t global = n;
+
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, name, &k));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, n * sizeof(int), in, &bin));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &bout));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &global, local ? &local : NULL, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, n * sizeof(int), out));
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clwarp_kernel_free(k);
+	return out;
+}
+
+/* Run this test binary again as `self --child ARGS...`; returns its exit status. */
+static inline int
+test_run_child(char *const argv[])
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static inline Suite *
+test_suite_with_timeout(const char *name, TCase **tc)
+{
+	Suite *s = suite_create(name);
+
+	*tc = tcase_create("main");
+	/* PoCL compiles take seconds on a loaded 2-core machine; Check's default is 4 s. */
+	tcase_set_timeout(*tc, 300);
+	suite_add_tcase(s, *tc);
+	return s;
+}
+
+static inline int
+test_main(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+#endif
