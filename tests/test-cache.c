@@ -1,0 +1,496 @@
+/* Program cache tests: memory and disk hits, invalidation, damaged entries, concurrency. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <dirent.h>
+
+#include "diskcache.h"
+#include "sha256.h"
+#include "testutil.h"
+
+/*
+ * The child mode builds and runs a program in a process of its own, as a
+ * second application sharing the cache folder would:
+ *   test-cache --child CACHE_DIR FILE OPTIONS FACTOR
+ * It checks out[i] == in[i] * FACTOR and exits with 10 + the build source
+ * (10 compiled, 11 disk hit, 12 memory hit), or 1 on any failure.
+ */
+#define CHILD_EXIT_BASE 10
+
+static int
+child_main(char **argv)
+{
+	clwarp_engine *e = NULL;
+	clwarp_engine_options o;
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	clwarp_build_info info;
+	cl_mem bin = NULL, bout = NULL;
+	int factor = atoi(argv[5]);
+	int in[128], out[128];
+	size_t n = 128;
+
+	clwarp_engine_options_init(&o);
+	o.cache_dir = argv[2];
+	if (clwarp_engine_new(&o, &e) != CLWARP_OK ||
+	    clwarp_program_build_file(e, argv[3], argv[4], &p, &info) != CLWARP_OK) {
+		fprintf(stderr, "child: %s\n", clwarp_last_error());
+		return 1;
+	}
+	for (int i = 0; i < 128; i++)
+		in[i] = i * 3 - 100;
+	if (clwarp_program_kernel(p, "scale", &k) != CLWARP_OK ||
+	    clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin) != CLWARP_OK ||
+	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout) != CLWARP_OK ||
+	    clwarp_kernel_set_arg_buffer(k, 0, bin) != CLWARP_OK ||
+	    clwarp_kernel_set_arg_buffer(k, 1, bout) != CLWARP_OK ||
+	    clwarp_kernel_launch(k, 1, &n, NULL, NULL) != CLWARP_OK ||
+	    clwarp_buffer_read(e, bout, 0, sizeof(out), out) != CLWARP_OK) {
+		fprintf(stderr, "child: %s\n", clwarp_last_error());
+		return 1;
+	}
+	for (int i = 0; i < 128; i++) {
+		if (out[i] != in[i] * factor) {
+			fprintf(stderr, "child: out[%d] = %d, expected %d\n", i, out[i], in[i] * factor);
+			return 1;
+		}
+	}
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clwarp_kernel_free(k);
+	clwarp_engine_free(e);
+	return CHILD_EXIT_BASE + (int)info.source;
+}
+
+struct fixture {
+	char *dir;
+	char *cache;
+	char *main_cl;
+};
+
+static void
+fixture_init(struct fixture *f, int factor)
+{
+	char text[128];
+
+	f->dir = test_tmpdir();
+	f->cache = malloc(4200);
+	snprintf(f->cache, 4200, "%s/cache", f->dir);
+	snprintf(text, sizeof(text), "#define FACTOR %d\n", factor);
+	free(test_write_file(f->dir, "factor.cl", text));
+	f->main_cl = test_write_file(f->dir, "main.cl",
+				     "#include \"factor.cl\"\n"
+				     "kernel void scale(global const int *in, global int *out)\n"
+				     "{ size_t i = get_global_id(0); out[i] = in[i] * FACTOR; }\n");
+}
+
+static void
+fixture_fini(struct fixture *f)
+{
+	test_rmtree(f->dir);
+	free(f->dir);
+	free(f->cache);
+	free(f->main_cl);
+}
+
+static int
+run_child(const struct fixture *f, const char *options, int factor)
+{
+	char fbuf[16];
+	char *argv[] = { "test-cache", "--child", f->cache, f->main_cl, (char *)options, fbuf, NULL };
+
+	snprintf(fbuf, sizeof(fbuf), "%d", factor);
+	return test_run_child(argv);
+}
+
+#define COMPILED (CHILD_EXIT_BASE + CLWARP_BUILD_COMPILED)
+#define DISK_HIT (CHILD_EXIT_BASE + CLWARP_BUILD_DISK_HIT)
+
+/* The one program entry in the cache folder (the probe verdicts are not .bin). */
+static char *
+only_binary_entry(const char *cache)
+{
+	DIR *d = opendir(cache);
+	struct dirent *ent;
+	char *found = NULL;
+	int count = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+		if (len > 4 && strcmp(ent->d_name + len - 4, ".bin") == 0) {
+			free(found);
+			found = malloc(4200);
+			snprintf(found, 4200, "%s/%s", cache, ent->d_name);
+			count++;
+		}
+	}
+	closedir(d);
+	ck_assert_int_eq(count, 1);
+	return found;
+}
+
+static size_t
+count_entries(const char *cache, const char *suffix)
+{
+	DIR *d = opendir(cache);
+	struct dirent *ent;
+	size_t count = 0;
+
+	if (!d)
+		return 0;
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name), slen = strlen(suffix);
+		count += len > slen && strcmp(ent->d_name + len - slen, suffix) == 0;
+	}
+	closedir(d);
+	return count;
+}
+
+static uint64_t
+folder_bytes(const char *cache)
+{
+	DIR *d = opendir(cache);
+	struct dirent *ent;
+	uint64_t total = 0;
+	char path[4400];
+	struct stat st;
+
+	ck_assert_ptr_nonnull(d);
+	while ((ent = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s", cache, ent->d_name);
+		if (ent->d_name[0] != '.' && stat(path, &st) == 0)
+			total += (uint64_t)st.st_size;
+	}
+	closedir(d);
+	return total;
+}
+
+START_TEST(test_memory_hit)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *a = NULL, *b = NULL, *c = NULL;
+	clwarp_build_info info;
+	const char *src = "kernel void k(global int *o) { o[0] = 42; }\n";
+
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", NULL, &a, &info));
+	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
+	clwarp_build_info_clear(&info);
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", NULL, &b, &info));
+	ck_assert_int_eq(info.source, CLWARP_BUILD_MEMORY_HIT);
+	ck_assert_ptr_eq(a, b);
+	clwarp_build_info_clear(&info);
+	/* Other options are another program. */
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", "-DX=1", &c, &info));
+	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
+	ck_assert_ptr_ne(a, c);
+	clwarp_build_info_clear(&info);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_disk_hit_from_second_process)
+{
+	struct fixture f;
+
+	fixture_init(&f, 7);
+	ck_assert_int_eq(run_child(&f, "", 7), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 7), DISK_HIT);
+	ck_assert_int_eq(run_child(&f, "", 7), DISK_HIT);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_include_edit_invalidates)
+{
+	struct fixture f;
+
+	fixture_init(&f, 3);
+	ck_assert_int_eq(run_child(&f, "", 3), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 3), DISK_HIT);
+	/* Only the included file changes: the old binary must not be used. */
+	free(test_write_file(f.dir, "factor.cl", "#define FACTOR 5\n"));
+	ck_assert_int_eq(run_child(&f, "", 5), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 5), DISK_HIT);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_option_change_invalidates)
+{
+	struct fixture f;
+
+	fixture_init(&f, 2);
+	ck_assert_int_eq(run_child(&f, "", 2), COMPILED);
+	ck_assert_int_eq(run_child(&f, "-cl-fast-relaxed-math", 2), COMPILED);
+	ck_assert_int_eq(run_child(&f, "-cl-fast-relaxed-math", 2), DISK_HIT);
+	ck_assert_int_eq(run_child(&f, "", 2), DISK_HIT);
+	fixture_fini(&f);
+}
+END_TEST
+
+static void
+damage_entry(const char *path, long offset, int truncate_there)
+{
+	FILE *fp = fopen(path, "r+b");
+	int c;
+
+	ck_assert_ptr_nonnull(fp);
+	if (truncate_there) {
+		ck_assert_int_eq(ftruncate(fileno(fp), offset), 0);
+	} else {
+		ck_assert_int_eq(fseek(fp, offset, SEEK_SET), 0);
+		c = fgetc(fp);
+		ck_assert_int_eq(fseek(fp, offset, SEEK_SET), 0);
+		fputc(c ^ 0x5a, fp);
+	}
+	fclose(fp);
+}
+
+START_TEST(test_corrupted_entry_is_rebuilt)
+{
+	struct fixture f;
+	char *entry;
+	struct stat st;
+
+	fixture_init(&f, 4);
+	ck_assert_int_eq(run_child(&f, "", 4), COMPILED);
+	entry = only_binary_entry(f.cache);
+	ck_assert_int_eq(stat(entry, &st), 0);
+	/* A flipped byte in the middle of the payload fails the checksum. */
+	damage_entry(entry, (long)(DISKCACHE_HEADER_SIZE + (st.st_size - DISKCACHE_HEADER_SIZE) / 2), 0);
+	ck_assert_int_eq(run_child(&f, "", 4), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 4), DISK_HIT);
+	free(entry);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_truncated_entry_is_rebuilt)
+{
+	static const long cut[] = { 0, 20, DISKCACHE_HEADER_SIZE, -1 };
+	struct fixture f;
+
+	fixture_init(&f, 6);
+	ck_assert_int_eq(run_child(&f, "", 6), COMPILED);
+	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
+		char *entry = only_binary_entry(f.cache);
+		struct stat st;
+
+		ck_assert_int_eq(stat(entry, &st), 0);
+		damage_entry(entry, cut[i] >= 0 ? cut[i] : (long)st.st_size - 1, 1);
+		ck_assert_int_eq(run_child(&f, "", 6), COMPILED);
+		ck_assert_int_eq(run_child(&f, "", 6), DISK_HIT);
+		free(entry);
+	}
+	fixture_fini(&f);
+}
+END_TEST
+
+/* An entry whose checksum is right but whose binary the driver rejects. */
+START_TEST(test_driver_rejected_binary_is_rebuilt)
+{
+	struct fixture f;
+	char *entry;
+	uint8_t digest[32];
+	const char garbage[] = "this is not a program binary for any device";
+	FILE *fp;
+
+	fixture_init(&f, 9);
+	ck_assert_int_eq(run_child(&f, "", 9), COMPILED);
+	entry = only_binary_entry(f.cache);
+	fp = fopen(entry, "r+b");
+	ck_assert_ptr_nonnull(fp);
+	{
+		uint8_t size_le[8];
+		uint64_t n = sizeof(garbage);
+
+		for (int i = 0; i < 8; i++)
+			size_le[i] = (uint8_t)(n >> (8 * i));
+		sha256_buffer(garbage, sizeof(garbage), digest);
+		ck_assert_int_eq(fseek(fp, 48, SEEK_SET), 0);
+		fwrite(size_le, 1, 8, fp);
+		fwrite(digest, 1, 32, fp);
+		fwrite(garbage, 1, sizeof(garbage), fp);
+		ck_assert_int_eq(ftruncate(fileno(fp), DISKCACHE_HEADER_SIZE + (long)sizeof(garbage)), 0);
+	}
+	fclose(fp);
+	ck_assert_int_eq(run_child(&f, "", 9), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 9), DISK_HIT);
+	free(entry);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_concurrent_writers)
+{
+	enum { WRITERS = 6 };
+	struct fixture f;
+	pid_t pids[WRITERS];
+
+	fixture_init(&f, 11);
+	for (int i = 0; i < WRITERS; i++) {
+		pids[i] = fork();
+		ck_assert_int_ge(pids[i], 0);
+		if (pids[i] == 0) {
+			char *argv[] = { "test-cache", "--child", f.cache, f.main_cl, "", "11", NULL };
+
+			execv("/proc/self/exe", argv);
+			_exit(127);
+		}
+	}
+	for (int i = 0; i < WRITERS; i++) {
+		int status;
+
+		ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+		ck_assert(WIFEXITED(status));
+		ck_assert_msg(WEXITSTATUS(status) == COMPILED || WEXITSTATUS(status) == DISK_HIT,
+			      "writer %d exited %d", i, WEXITSTATUS(status));
+	}
+	/* One valid entry, no temp files left behind, and it serves the next process. */
+	ck_assert_uint_eq(count_entries(f.cache, ".bin"), 1);
+	ck_assert_int_eq(run_child(&f, "", 11), DISK_HIT);
+	{
+		DIR *d = opendir(f.cache);
+		struct dirent *ent;
+
+		while ((ent = readdir(d)))
+			ck_assert_msg(strncmp(ent->d_name, ".tmp-", 5) != 0, "left %s", ent->d_name);
+		closedir(d);
+	}
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_disk_cache_off)
+{
+	struct fixture f;
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_program *p = NULL;
+
+	fixture_init(&f, 1);
+	setenv("CLWARP_CACHE", "0", 1);
+	ck_assert_int_eq(run_child(&f, "", 1), COMPILED);
+	ck_assert_int_eq(run_child(&f, "", 1), COMPILED);
+	unsetenv("CLWARP_CACHE");
+	ck_assert_uint_eq(count_entries(f.cache, ".bin"), 0);
+
+	clwarp_engine_options_init(&o);
+	o.cache_dir = f.cache;
+	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert_ptr_null(clwarp_engine_cache_dir(e));
+	ck_assert_clwarp_ok(clwarp_program_build_file(e, f.main_cl, NULL, &p, NULL));
+	clwarp_engine_free(e);
+	ck_assert_uint_eq(count_entries(f.cache, ".bin"), 0);
+	fixture_fini(&f);
+}
+END_TEST
+
+static int warnings_seen;
+
+static void
+count_warnings(clwarp_log_level level, const char *message, void *data)
+{
+	if (level == CLWARP_LOG_WARNING) {
+		warnings_seen++;
+		ck_assert_ptr_nonnull(strstr(message, (const char *)data));
+	}
+}
+
+START_TEST(test_unwritable_cache_folder)
+{
+	struct fixture f;
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_program *p = NULL;
+	char bad[4300];
+	int in[128], *out;
+
+	fixture_init(&f, 8);
+	/* A folder under a regular file cannot be created, even by root. */
+	free(test_write_file(f.dir, "plainfile", "x"));
+	snprintf(bad, sizeof(bad), "%s/plainfile/cache", f.dir);
+	clwarp_engine_options_init(&o);
+	o.cache_dir = bad;
+	o.log_fn = count_warnings;
+	o.log_user_data = bad;
+	warnings_seen = 0;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert_ptr_null(clwarp_engine_cache_dir(e));
+	ck_assert_int_eq(warnings_seen, 1);
+	ck_assert_clwarp_ok(clwarp_program_build_file(e, f.main_cl, NULL, &p, NULL));
+	for (int i = 0; i < 128; i++)
+		in[i] = i;
+	out = test_run_int_kernel(e, p, "scale", in, 128, 0);
+	for (int i = 0; i < 128; i++)
+		ck_assert_int_eq(out[i], i * 8);
+	free(out);
+	ck_assert_int_eq(warnings_seen, 1);
+	clwarp_engine_free(e);
+	fixture_fini(&f);
+}
+END_TEST
+
+START_TEST(test_size_bound_evicts_oldest)
+{
+	struct fixture f;
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_program *p = NULL;
+	struct stat st;
+	char *entry;
+	char opt[32];
+	clwarp_build_info info;
+
+	fixture_init(&f, 2);
+	ck_assert_int_eq(run_child(&f, "", 2), COMPILED);
+	entry = only_binary_entry(f.cache);
+	ck_assert_int_eq(stat(entry, &st), 0);
+	free(entry);
+
+	/* Room for about two program binaries: building five keeps at most two. */
+	clwarp_engine_options_init(&o);
+	o.cache_dir = f.cache;
+	o.cache_max_bytes = (uint64_t)st.st_size * 2 + (uint64_t)st.st_size / 2;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	for (int i = 0; i < 5; i++) {
+		snprintf(opt, sizeof(opt), "-DUNUSED=%d", i);
+		ck_assert_clwarp_ok(clwarp_program_build_file(e, f.main_cl, opt, &p, NULL));
+	}
+	clwarp_engine_free(e);
+	/* The bound holds, and the newest entry survived. */
+	ck_assert_uint_le(folder_bytes(f.cache), o.cache_max_bytes);
+	ck_assert_uint_lt(count_entries(f.cache, ".bin"), 6);
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert_clwarp_ok(clwarp_program_build_file(e, f.main_cl, opt, &p, &info));
+	ck_assert_int_eq(info.source, CLWARP_BUILD_DISK_HIT);
+	clwarp_build_info_clear(&info);
+	clwarp_engine_free(e);
+	fixture_fini(&f);
+}
+END_TEST
+
+int
+main(int argc, char **argv)
+{
+	TCase *tc;
+	Suite *s;
+
+	if (argc == 6 && strcmp(argv[1], "--child") == 0)
+		return child_main(argv);
+	s = test_suite_with_timeout("cache", &tc);
+	tcase_add_test(tc, test_memory_hit);
+	tcase_add_test(tc, test_disk_hit_from_second_process);
+	tcase_add_test(tc, test_include_edit_invalidates);
+	tcase_add_test(tc, test_option_change_invalidates);
+	tcase_add_test(tc, test_corrupted_entry_is_rebuilt);
+	tcase_add_test(tc, test_truncated_entry_is_rebuilt);
+	tcase_add_test(tc, test_driver_rejected_binary_is_rebuilt);
+	tcase_add_test(tc, test_concurrent_writers);
+	tcase_add_test(tc, test_disk_cache_off);
+	tcase_add_test(tc, test_unwritable_cache_folder);
+	tcase_add_test(tc, test_size_bound_evicts_oldest);
+	return test_main(s);
+}
