@@ -11,8 +11,8 @@
 
 /* static: no external symbol, so a helper never collides across programs;
  * always_inline: keeps barriers and sub-group calls in the caller's body. */
-#define CLWARP_FN static inline __attribute__((always_inline, overloadable))
-#define CLWARP_FN1 static inline __attribute__((always_inline))
+#define CLWARP_INLINE static inline __attribute__((always_inline))
+#define CLWARP_OVERLOAD static inline __attribute__((always_inline, overloadable))
 
 /* Type lists. X(T, BITS, MIN_IDENTITY, MAX_IDENTITY, MIN_FN, MAX_FN):
  * BITS is the same-width unsigned type used to move values unchanged,
@@ -37,13 +37,13 @@
 #define CLWARP_ADD(a, b) ((a) + (b))
 
 /* Warps are consecutive runs of this id (x fastest), on every backend. */
-CLWARP_FN1 uint clwarp_linear_local_id(void)
+CLWARP_INLINE uint clwarp_linear_local_id(void)
 {
 	return (uint)(get_local_id(0) + get_local_size(0) *
 		(get_local_id(1) + get_local_size(1) * get_local_id(2)));
 }
 
-CLWARP_FN1 uint clwarp_linear_local_size(void)
+CLWARP_INLINE uint clwarp_linear_local_size(void)
 {
 	return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
 }
@@ -56,48 +56,77 @@ CLWARP_FN1 uint clwarp_linear_local_size(void)
 #if defined(CLWARP_BACKEND_KHR) || defined(CLWARP_BACKEND_INTEL)
 /* cl_khr_subgroups and cl_intel_subgroups share these built-ins; the
  * backend files add shuffles and ballot. */
+#ifdef CLWARP_BACKEND_KHR
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
+#endif
 
 #define CLWARP_WARP_PARAM int __clwarp_unused_ctx
 #define CLWARP_WARP_ARG 0
 
-CLWARP_FN1 uint warp_size(void) { return CLWARP_WARP_SIZE; }
-CLWARP_FN1 uint warp_lane_id(void) { return get_sub_group_local_id(); }
-CLWARP_FN1 uint warp_id(void) { return get_sub_group_id(); }
-CLWARP_FN1 uint warp_count(void) { return get_num_sub_groups(); }
+CLWARP_INLINE uint warp_size(void) { return CLWARP_WARP_SIZE; }
+CLWARP_INLINE uint warp_lane_id(void) { return get_sub_group_local_id(); }
+CLWARP_INLINE uint warp_id(void) { return get_sub_group_id(); }
+CLWARP_INLINE uint warp_count(void) { return get_num_sub_groups(); }
 
-CLWARP_FN1 void warp_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
+CLWARP_INLINE void warp_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
 
-CLWARP_FN1 int warp_all(int pred) { return sub_group_all(pred != 0) != 0; }
-CLWARP_FN1 int warp_any(int pred) { return sub_group_any(pred != 0) != 0; }
+CLWARP_INLINE int warp_all(int pred) { return sub_group_all(pred != 0) != 0; }
+CLWARP_INLINE int warp_any(int pred) { return sub_group_any(pred != 0) != 0; }
 
-/* Lane 0 of an exclusive min/max scan is set explicitly: implementations
- * disagree on the float identity (FLT_MAX or INFINITY). */
+/* Float min/max go through order-preserving integer keys: PoCL 6.0's
+ * sub_group_{reduce,scan}_{min,max} drop values after a NaN instead of
+ * skipping it like fmin/fmax. NaN gets the key that loses (INT_MAX for min,
+ * INT_MIN for max) and decodes back to a NaN when every lane is NaN. */
+#define CLWARP_SG_KEYS_INT(T) \
+	CLWARP_OVERLOAD T clwarp_sg_min_key(T v) { return v; } \
+	CLWARP_OVERLOAD T clwarp_sg_max_key(T v) { return v; } \
+	CLWARP_OVERLOAD T clwarp_sg_from_key(T key, T like) { return key; }
+#define CLWARP_SG_KEYS_FLOAT(T, KEY, KEY_MAX) \
+	CLWARP_OVERLOAD KEY clwarp_sg_order_key(T v) \
+	{ \
+		KEY bits = as_##KEY(v); \
+		return bits >= 0 ? bits : bits ^ (KEY_MAX); \
+	} \
+	CLWARP_OVERLOAD KEY clwarp_sg_min_key(T v) { return isnan(v) ? (KEY_MAX) : clwarp_sg_order_key(v); } \
+	CLWARP_OVERLOAD KEY clwarp_sg_max_key(T v) { return isnan(v) ? -(KEY_MAX) - 1 : clwarp_sg_order_key(v); } \
+	CLWARP_OVERLOAD T clwarp_sg_from_key(KEY key, T like) { return as_##T(key >= 0 ? key : key ^ (KEY_MAX)); }
+CLWARP_SG_KEYS_INT(int)
+CLWARP_SG_KEYS_INT(uint)
+CLWARP_SG_KEYS_INT(long)
+CLWARP_SG_KEYS_INT(ulong)
+CLWARP_SG_KEYS_FLOAT(float, int, INT_MAX)
+CLWARP_IF_FP64(CLWARP_SG_KEYS_FLOAT(double, long, LONG_MAX))
+
+#define CLWARP_SG_MIN(OP, v) clwarp_sg_from_key(OP(clwarp_sg_min_key(v)), v)
+#define CLWARP_SG_MAX(OP, v) clwarp_sg_from_key(OP(clwarp_sg_max_key(v)), v)
+
+/* Lane 0 of an exclusive scan is set explicitly: implementations disagree
+ * on the float min/max identity (FLT_MAX or INFINITY). */
 #define CLWARP_SG_COLLECTIVES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
-	CLWARP_FN T warp_broadcast(T v, uint src_lane) \
+	CLWARP_OVERLOAD T warp_broadcast(T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, sub_group_broadcast(CLWARP_TO_BITS(BITS, v), \
 			src_lane & (CLWARP_WARP_SIZE - 1))); \
 	} \
-	CLWARP_FN T warp_reduce_add(T v) { return sub_group_reduce_add(v); } \
-	CLWARP_FN T warp_reduce_min(T v) { return sub_group_reduce_min(v); } \
-	CLWARP_FN T warp_reduce_max(T v) { return sub_group_reduce_max(v); } \
-	CLWARP_FN T warp_scan_inclusive_add(T v) { return sub_group_scan_inclusive_add(v); } \
-	CLWARP_FN T warp_scan_inclusive_min(T v) { return sub_group_scan_inclusive_min(v); } \
-	CLWARP_FN T warp_scan_inclusive_max(T v) { return sub_group_scan_inclusive_max(v); } \
-	CLWARP_FN T warp_scan_exclusive_add(T v) \
+	CLWARP_OVERLOAD T warp_reduce_add(T v) { return sub_group_reduce_add(v); } \
+	CLWARP_OVERLOAD T warp_reduce_min(T v) { return CLWARP_SG_MIN(sub_group_reduce_min, v); } \
+	CLWARP_OVERLOAD T warp_reduce_max(T v) { return CLWARP_SG_MAX(sub_group_reduce_max, v); } \
+	CLWARP_OVERLOAD T warp_scan_inclusive_add(T v) { return sub_group_scan_inclusive_add(v); } \
+	CLWARP_OVERLOAD T warp_scan_inclusive_min(T v) { return CLWARP_SG_MIN(sub_group_scan_inclusive_min, v); } \
+	CLWARP_OVERLOAD T warp_scan_inclusive_max(T v) { return CLWARP_SG_MAX(sub_group_scan_inclusive_max, v); } \
+	CLWARP_OVERLOAD T warp_scan_exclusive_add(T v) \
 	{ \
 		T r = sub_group_scan_exclusive_add(v); \
 		return get_sub_group_local_id() == 0 ? (T)0 : r; \
 	} \
-	CLWARP_FN T warp_scan_exclusive_min(T v) \
+	CLWARP_OVERLOAD T warp_scan_exclusive_min(T v) \
 	{ \
-		T r = sub_group_scan_exclusive_min(v); \
+		T r = CLWARP_SG_MIN(sub_group_scan_exclusive_min, v); \
 		return get_sub_group_local_id() == 0 ? (T)(MIN_ID) : r; \
 	} \
-	CLWARP_FN T warp_scan_exclusive_max(T v) \
+	CLWARP_OVERLOAD T warp_scan_exclusive_max(T v) \
 	{ \
-		T r = sub_group_scan_exclusive_max(v); \
+		T r = CLWARP_SG_MAX(sub_group_scan_exclusive_max, v); \
 		return get_sub_group_local_id() == 0 ? (T)(MAX_ID) : r; \
 	}
 
@@ -111,24 +140,24 @@ CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
  * their own value afterwards, so control flow stays uniform. The backend
  * expands CLWARP_TYPES(CLWARP_SG_SHUFFLES) after defining the raw ones. */
 #define CLWARP_SG_SHUFFLES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
-	CLWARP_FN T warp_shuffle(T v, uint src_lane) \
+	CLWARP_OVERLOAD T warp_shuffle(T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, clwarp_sg_idx(CLWARP_TO_BITS(BITS, v), \
 			src_lane & CLWARP_SG_LANE_MASK)); \
 	} \
-	CLWARP_FN T warp_shuffle_down(T v, uint delta) \
+	CLWARP_OVERLOAD T warp_shuffle_down(T v, uint delta) \
 	{ \
 		uint lane = get_sub_group_local_id(); \
 		BITS r = clwarp_sg_down(CLWARP_TO_BITS(BITS, v), min(delta, CLWARP_SG_LANE_MASK)); \
 		return delta < CLWARP_WARP_SIZE - lane ? CLWARP_FROM_BITS(T, r) : v; \
 	} \
-	CLWARP_FN T warp_shuffle_up(T v, uint delta) \
+	CLWARP_OVERLOAD T warp_shuffle_up(T v, uint delta) \
 	{ \
 		uint lane = get_sub_group_local_id(); \
 		BITS r = clwarp_sg_up(CLWARP_TO_BITS(BITS, v), min(delta, CLWARP_SG_LANE_MASK)); \
 		return delta <= lane ? CLWARP_FROM_BITS(T, r) : v; \
 	} \
-	CLWARP_FN T warp_shuffle_xor(T v, uint mask) \
+	CLWARP_OVERLOAD T warp_shuffle_xor(T v, uint mask) \
 	{ \
 		BITS r = clwarp_sg_xor(CLWARP_TO_BITS(BITS, v), mask & CLWARP_SG_LANE_MASK); \
 		return mask < CLWARP_WARP_SIZE ? CLWARP_FROM_BITS(T, r) : v; \

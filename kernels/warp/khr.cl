@@ -7,13 +7,13 @@
 
 #ifdef CLWARP_KHR_SHUFFLE
 #define CLWARP_KHR_RAW_IDX(BITS) \
-	CLWARP_FN BITS clwarp_sg_idx(BITS v, uint src_lane) { return sub_group_shuffle(v, src_lane); } \
-	CLWARP_FN BITS clwarp_sg_xor(BITS v, uint mask) { return sub_group_shuffle_xor(v, mask); }
+	CLWARP_OVERLOAD BITS clwarp_sg_idx(BITS v, uint src_lane) { return sub_group_shuffle(v, src_lane); } \
+	CLWARP_OVERLOAD BITS clwarp_sg_xor(BITS v, uint mask) { return sub_group_shuffle_xor(v, mask); }
 #else
 /* No shuffle extension: every lane broadcasts in turn and each keeps the
  * value it asked for. W broadcasts, but needs only core cl_khr_subgroups. */
 #define CLWARP_KHR_RAW_IDX(BITS) \
-	CLWARP_FN BITS clwarp_sg_idx(BITS v, uint src_lane) \
+	CLWARP_OVERLOAD BITS clwarp_sg_idx(BITS v, uint src_lane) \
 	{ \
 		BITS r = v; \
 		for (uint i = 0; i < CLWARP_WARP_SIZE; i++) { \
@@ -22,7 +22,7 @@
 		} \
 		return r; \
 	} \
-	CLWARP_FN BITS clwarp_sg_xor(BITS v, uint mask) \
+	CLWARP_OVERLOAD BITS clwarp_sg_xor(BITS v, uint mask) \
 	{ \
 		return clwarp_sg_idx(v, get_sub_group_local_id() ^ mask); \
 	}
@@ -30,16 +30,16 @@
 
 #ifdef CLWARP_KHR_SHUFFLE_RELATIVE
 #define CLWARP_KHR_RAW_RELATIVE(BITS) \
-	CLWARP_FN BITS clwarp_sg_down(BITS v, uint delta) { return sub_group_shuffle_down(v, delta); } \
-	CLWARP_FN BITS clwarp_sg_up(BITS v, uint delta) { return sub_group_shuffle_up(v, delta); }
+	CLWARP_OVERLOAD BITS clwarp_sg_down(BITS v, uint delta) { return sub_group_shuffle_down(v, delta); } \
+	CLWARP_OVERLOAD BITS clwarp_sg_up(BITS v, uint delta) { return sub_group_shuffle_up(v, delta); }
 #else
 #define CLWARP_KHR_RAW_RELATIVE(BITS) \
-	CLWARP_FN BITS clwarp_sg_down(BITS v, uint delta) \
+	CLWARP_OVERLOAD BITS clwarp_sg_down(BITS v, uint delta) \
 	{ \
 		uint lane = get_sub_group_local_id(); \
 		return clwarp_sg_idx(v, delta < CLWARP_WARP_SIZE - lane ? lane + delta : lane); \
 	} \
-	CLWARP_FN BITS clwarp_sg_up(BITS v, uint delta) \
+	CLWARP_OVERLOAD BITS clwarp_sg_up(BITS v, uint delta) \
 	{ \
 		uint lane = get_sub_group_local_id(); \
 		return clwarp_sg_idx(v, delta <= lane ? lane - delta : lane); \
@@ -54,13 +54,13 @@ CLWARP_KHR_RAW_RELATIVE(ulong)
 CLWARP_TYPES(CLWARP_SG_SHUFFLES)
 
 #ifdef CLWARP_KHR_BALLOT
-CLWARP_FN1 ulong warp_ballot(int pred)
+CLWARP_INLINE ulong warp_ballot(int pred)
 {
 	uint4 bits = sub_group_ballot(pred != 0);
 	return ((ulong)bits.y << 32) | bits.x;
 }
 #else
-CLWARP_FN1 ulong warp_ballot(int pred)
+CLWARP_INLINE ulong warp_ballot(int pred)
 {
 	return sub_group_reduce_add((ulong)(pred != 0) << get_sub_group_local_id());
 }

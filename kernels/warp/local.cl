@@ -9,19 +9,19 @@
 
 #define CLWARP_LANE_MASK ((uint)CLWARP_WARP_SIZE - 1u)
 
-CLWARP_FN1 uint warp_size(void) { return CLWARP_WARP_SIZE; }
-CLWARP_FN1 uint warp_lane_id(void) { return clwarp_linear_local_id() & CLWARP_LANE_MASK; }
-CLWARP_FN1 uint warp_id(void) { return clwarp_linear_local_id() / CLWARP_WARP_SIZE; }
-CLWARP_FN1 uint warp_count(void)
+CLWARP_INLINE uint warp_size(void) { return CLWARP_WARP_SIZE; }
+CLWARP_INLINE uint warp_lane_id(void) { return clwarp_linear_local_id() & CLWARP_LANE_MASK; }
+CLWARP_INLINE uint warp_id(void) { return clwarp_linear_local_id() / CLWARP_WARP_SIZE; }
+CLWARP_INLINE uint warp_count(void)
 {
 	return (clwarp_linear_local_size() + CLWARP_WARP_SIZE - 1) / CLWARP_WARP_SIZE;
 }
 
-CLWARP_FN1 void warp_barrier(void) { barrier(CLK_LOCAL_MEM_FENCE); }
+CLWARP_INLINE void warp_barrier(void) { barrier(CLK_LOCAL_MEM_FENCE); }
 
 /* Publish own bits, then read those of lane src_lane (already < warp size)
  * of the same warp. */
-CLWARP_FN1 ulong clwarp_local_exchange(local ulong *scratch, ulong bits, uint src_lane)
+CLWARP_INLINE ulong clwarp_local_exchange(local ulong *scratch, ulong bits, uint src_lane)
 {
 	uint lid = clwarp_linear_local_id();
 	scratch[lid] = bits;
@@ -31,7 +31,7 @@ CLWARP_FN1 ulong clwarp_local_exchange(local ulong *scratch, ulong bits, uint sr
 	return r;
 }
 
-CLWARP_FN1 ulong clwarp_local_ballot(local ulong *scratch, int pred)
+CLWARP_INLINE ulong clwarp_local_ballot(local ulong *scratch, int pred)
 {
 	uint lid = clwarp_linear_local_id();
 	scratch[lid] = pred != 0;
@@ -48,7 +48,7 @@ CLWARP_FN1 ulong clwarp_local_ballot(local ulong *scratch, int pred)
  * of a reduction get bit-identical results. Lanes in [0, end) are folded,
  * end >= 1; the first value seeds the accumulator (keeps -0.0 sums). */
 #define CLWARP_LOCAL_FOLD(T, BITS, NAME, OP) \
-	CLWARP_FN T clwarp_local_fold_##NAME(local ulong *scratch, T v, uint end) \
+	CLWARP_OVERLOAD T clwarp_local_fold_##NAME(local ulong *scratch, T v, uint end) \
 	{ \
 		uint lid = clwarp_linear_local_id(); \
 		scratch[lid] = CLWARP_TO_BITS(BITS, v); \
@@ -65,26 +65,26 @@ CLWARP_FN1 ulong clwarp_local_ballot(local ulong *scratch, int pred)
 	CLWARP_LOCAL_FOLD(T, BITS, add, CLWARP_ADD) \
 	CLWARP_LOCAL_FOLD(T, BITS, min, MIN_FN) \
 	CLWARP_LOCAL_FOLD(T, BITS, max, MAX_FN) \
-	CLWARP_FN T clwarp_local_shuffle(local ulong *scratch, T v, uint src_lane) \
+	CLWARP_OVERLOAD T clwarp_local_shuffle(local ulong *scratch, T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src_lane & CLWARP_LANE_MASK)); \
 	} \
-	CLWARP_FN T clwarp_local_shuffle_down(local ulong *scratch, T v, uint delta) \
+	CLWARP_OVERLOAD T clwarp_local_shuffle_down(local ulong *scratch, T v, uint delta) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = delta < CLWARP_WARP_SIZE - lane ? lane + delta : lane; \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src)); \
 	} \
-	CLWARP_FN T clwarp_local_shuffle_up(local ulong *scratch, T v, uint delta) \
+	CLWARP_OVERLOAD T clwarp_local_shuffle_up(local ulong *scratch, T v, uint delta) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = lane >= delta ? lane - delta : lane; \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src)); \
 	} \
-	CLWARP_FN T clwarp_local_shuffle_xor(local ulong *scratch, T v, uint mask) \
+	CLWARP_OVERLOAD T clwarp_local_shuffle_xor(local ulong *scratch, T v, uint mask) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = (lane ^ mask) < CLWARP_WARP_SIZE ? lane ^ mask : lane; \
@@ -93,19 +93,19 @@ CLWARP_FN1 ulong clwarp_local_ballot(local ulong *scratch, int pred)
 	} \
 	/* Exclusive scans run the inclusive fold to lane-1; lane 0 folds one \
 	 * value and throws it away, so every lane reaches the same barriers. */ \
-	CLWARP_FN T clwarp_local_scan_exclusive_add(local ulong *scratch, T v) \
+	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_add(local ulong *scratch, T v) \
 	{ \
 		uint lane = warp_lane_id(); \
 		T r = clwarp_local_fold_add(scratch, v, lane > 0 ? lane : 1u); \
 		return lane > 0 ? r : (T)0; \
 	} \
-	CLWARP_FN T clwarp_local_scan_exclusive_min(local ulong *scratch, T v) \
+	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_min(local ulong *scratch, T v) \
 	{ \
 		uint lane = warp_lane_id(); \
 		T r = clwarp_local_fold_min(scratch, v, lane > 0 ? lane : 1u); \
 		return lane > 0 ? r : (T)(MIN_ID); \
 	} \
-	CLWARP_FN T clwarp_local_scan_exclusive_max(local ulong *scratch, T v) \
+	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_max(local ulong *scratch, T v) \
 	{ \
 		uint lane = warp_lane_id(); \
 		T r = clwarp_local_fold_max(scratch, v, lane > 0 ? lane : 1u); \

@@ -6,40 +6,40 @@
 #define CLWARP_WARP_PARAM int __clwarp_unused_ctx
 #define CLWARP_WARP_ARG 0
 
-CLWARP_FN1 uint warp_size(void) { return 32u; }
-CLWARP_FN1 uint warp_lane_id(void)
+CLWARP_INLINE uint warp_size(void) { return 32u; }
+CLWARP_INLINE uint warp_lane_id(void)
 {
 	uint lane;
 	asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane));
 	return lane;
 }
-CLWARP_FN1 uint warp_id(void) { return clwarp_linear_local_id() / 32u; }
-CLWARP_FN1 uint warp_count(void) { return (clwarp_linear_local_size() + 31u) / 32u; }
+CLWARP_INLINE uint warp_id(void) { return clwarp_linear_local_id() / 32u; }
+CLWARP_INLINE uint warp_count(void) { return (clwarp_linear_local_size() + 31u) / 32u; }
 
 /* "memory" keeps the compiler from moving local accesses across it. */
-CLWARP_FN1 void warp_barrier(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
+CLWARP_INLINE void warp_barrier(void) { asm volatile("bar.warp.sync 0xffffffff;" ::: "memory"); }
 
 /* 32-bit shfl. PTX uses only the low 5 bits of the lane/delta operand, so
  * callers handle deltas and masks >= 32 themselves. */
-CLWARP_FN1 uint clwarp_nv_shfl_idx(uint v, uint src_lane)
+CLWARP_INLINE uint clwarp_nv_shfl_idx(uint v, uint src_lane)
 {
 	uint r;
 	asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src_lane));
 	return r;
 }
-CLWARP_FN1 uint clwarp_nv_shfl_down(uint v, uint delta)
+CLWARP_INLINE uint clwarp_nv_shfl_down(uint v, uint delta)
 {
 	uint r;
 	asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
 	return r;
 }
-CLWARP_FN1 uint clwarp_nv_shfl_up(uint v, uint delta)
+CLWARP_INLINE uint clwarp_nv_shfl_up(uint v, uint delta)
 {
 	uint r;
 	asm volatile("shfl.sync.up.b32 %0, %1, %2, 0x0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
 	return r;
 }
-CLWARP_FN1 uint clwarp_nv_shfl_bfly(uint v, uint mask)
+CLWARP_INLINE uint clwarp_nv_shfl_bfly(uint v, uint mask)
 {
 	uint r;
 	asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(mask));
@@ -48,9 +48,9 @@ CLWARP_FN1 uint clwarp_nv_shfl_bfly(uint v, uint mask)
 
 /* Raw shuffles per width: 64-bit values travel as two 32-bit halves. */
 #define CLWARP_NV_RAW_32(MODE) \
-	CLWARP_FN uint clwarp_nv_raw_##MODE(uint v, uint arg) { return clwarp_nv_shfl_##MODE(v, arg); }
+	CLWARP_OVERLOAD uint clwarp_nv_raw_##MODE(uint v, uint arg) { return clwarp_nv_shfl_##MODE(v, arg); }
 #define CLWARP_NV_RAW_64(MODE) \
-	CLWARP_FN ulong clwarp_nv_raw_##MODE(ulong v, uint arg) \
+	CLWARP_OVERLOAD ulong clwarp_nv_raw_##MODE(ulong v, uint arg) \
 	{ \
 		uint2 h = as_uint2(v); \
 		h.x = clwarp_nv_shfl_##MODE(h.x, arg); \
@@ -67,17 +67,17 @@ CLWARP_NV_RAW(bfly)
  * may return either zero depending on operand order: on ties merge the sign
  * bits (OR for min picks -0.0, AND for max picks +0.0). Integers are exact. */
 #define CLWARP_NV_FLOAT_MINMAX(T, BITS) \
-	CLWARP_FN T clwarp_nv_min(T a, T b) \
+	CLWARP_OVERLOAD T clwarp_nv_min(T a, T b) \
 	{ \
 		return a == b ? CLWARP_FROM_BITS(T, CLWARP_TO_BITS(BITS, a) | CLWARP_TO_BITS(BITS, b)) : fmin(a, b); \
 	} \
-	CLWARP_FN T clwarp_nv_max(T a, T b) \
+	CLWARP_OVERLOAD T clwarp_nv_max(T a, T b) \
 	{ \
 		return a == b ? CLWARP_FROM_BITS(T, CLWARP_TO_BITS(BITS, a) & CLWARP_TO_BITS(BITS, b)) : fmax(a, b); \
 	}
 #define CLWARP_NV_INT_MINMAX(T) \
-	CLWARP_FN T clwarp_nv_min(T a, T b) { return min(a, b); } \
-	CLWARP_FN T clwarp_nv_max(T a, T b) { return max(a, b); }
+	CLWARP_OVERLOAD T clwarp_nv_min(T a, T b) { return min(a, b); } \
+	CLWARP_OVERLOAD T clwarp_nv_max(T a, T b) { return max(a, b); }
 CLWARP_NV_INT_MINMAX(int)
 CLWARP_NV_INT_MINMAX(uint)
 CLWARP_NV_INT_MINMAX(long)
@@ -88,7 +88,7 @@ CLWARP_IF_FP64(CLWARP_NV_FLOAT_MINMAX(double, ulong))
 /* Reductions: xor butterfly, so every lane ends with the full result. Float
  * add is commutative, so partners compute identical sums. */
 #define CLWARP_NV_BUTTERFLY(T, BITS, NAME, OP) \
-	CLWARP_FN T clwarp_nv_butterfly_##NAME(T v) \
+	CLWARP_OVERLOAD T clwarp_nv_butterfly_##NAME(T v) \
 	{ \
 		for (uint mask = 16; mask > 0; mask >>= 1) \
 			v = OP(v, CLWARP_FROM_BITS(T, clwarp_nv_raw_bfly(CLWARP_TO_BITS(BITS, v), mask))); \
@@ -97,7 +97,7 @@ CLWARP_IF_FP64(CLWARP_NV_FLOAT_MINMAX(double, ulong))
 
 /* Scans: Kogge-Stone over shfl.up; lanes below the offset keep their value. */
 #define CLWARP_NV_SCAN(T, BITS, NAME, OP, IDENTITY) \
-	CLWARP_FN T warp_scan_inclusive_##NAME(T v) \
+	CLWARP_OVERLOAD T warp_scan_inclusive_##NAME(T v) \
 	{ \
 		uint lane = warp_lane_id(); \
 		for (uint offset = 1; offset < 32; offset <<= 1) { \
@@ -106,7 +106,7 @@ CLWARP_IF_FP64(CLWARP_NV_FLOAT_MINMAX(double, ulong))
 		} \
 		return v; \
 	} \
-	CLWARP_FN T warp_scan_exclusive_##NAME(T v) \
+	CLWARP_OVERLOAD T warp_scan_exclusive_##NAME(T v) \
 	{ \
 		T inclusive = warp_scan_inclusive_##NAME(v); \
 		T r = CLWARP_FROM_BITS(T, clwarp_nv_raw_up(CLWARP_TO_BITS(BITS, inclusive), 1u)); \
@@ -114,25 +114,25 @@ CLWARP_IF_FP64(CLWARP_NV_FLOAT_MINMAX(double, ulong))
 	}
 
 #define CLWARP_NV_TYPE(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
-	CLWARP_FN T warp_shuffle(T v, uint src_lane) \
+	CLWARP_OVERLOAD T warp_shuffle(T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, clwarp_nv_raw_idx(CLWARP_TO_BITS(BITS, v), src_lane)); \
 	} \
-	CLWARP_FN T warp_broadcast(T v, uint src_lane) \
+	CLWARP_OVERLOAD T warp_broadcast(T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, clwarp_nv_raw_idx(CLWARP_TO_BITS(BITS, v), src_lane)); \
 	} \
-	CLWARP_FN T warp_shuffle_down(T v, uint delta) \
+	CLWARP_OVERLOAD T warp_shuffle_down(T v, uint delta) \
 	{ \
 		T r = CLWARP_FROM_BITS(T, clwarp_nv_raw_down(CLWARP_TO_BITS(BITS, v), delta)); \
 		return delta < 32u ? r : v; \
 	} \
-	CLWARP_FN T warp_shuffle_up(T v, uint delta) \
+	CLWARP_OVERLOAD T warp_shuffle_up(T v, uint delta) \
 	{ \
 		T r = CLWARP_FROM_BITS(T, clwarp_nv_raw_up(CLWARP_TO_BITS(BITS, v), delta)); \
 		return delta < 32u ? r : v; \
 	} \
-	CLWARP_FN T warp_shuffle_xor(T v, uint mask) \
+	CLWARP_OVERLOAD T warp_shuffle_xor(T v, uint mask) \
 	{ \
 		T r = CLWARP_FROM_BITS(T, clwarp_nv_raw_bfly(CLWARP_TO_BITS(BITS, v), mask)); \
 		return mask < 32u ? r : v; \
@@ -149,7 +149,7 @@ CLWARP_TYPES(CLWARP_NV_TYPE)
 /* 32-bit integer reductions: one redux.sync on sm_80+. */
 #if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 80
 #define CLWARP_NV_REDUX(T, PTX_TYPE, NAME) \
-	CLWARP_FN T warp_reduce_##NAME(T v) \
+	CLWARP_OVERLOAD T warp_reduce_##NAME(T v) \
 	{ \
 		T r; \
 		asm volatile("redux.sync." #NAME "." PTX_TYPE " %0, %1, 0xffffffff;" : "=r"(r) : "r"(v)); \
@@ -157,7 +157,7 @@ CLWARP_TYPES(CLWARP_NV_TYPE)
 	}
 #else
 #define CLWARP_NV_REDUX(T, PTX_TYPE, NAME) \
-	CLWARP_FN T warp_reduce_##NAME(T v) { return clwarp_nv_butterfly_##NAME(v); }
+	CLWARP_OVERLOAD T warp_reduce_##NAME(T v) { return clwarp_nv_butterfly_##NAME(v); }
 #endif
 #define CLWARP_NV_REDUX_ALL(T, PTX_TYPE) \
 	CLWARP_NV_REDUX(T, PTX_TYPE, add) \
@@ -167,16 +167,16 @@ CLWARP_NV_REDUX_ALL(int, "s32")
 CLWARP_NV_REDUX_ALL(uint, "u32")
 
 #define CLWARP_NV_REDUCE_BUTTERFLY(T) \
-	CLWARP_FN T warp_reduce_add(T v) { return clwarp_nv_butterfly_add(v); } \
-	CLWARP_FN T warp_reduce_min(T v) { return clwarp_nv_butterfly_min(v); } \
-	CLWARP_FN T warp_reduce_max(T v) { return clwarp_nv_butterfly_max(v); }
+	CLWARP_OVERLOAD T warp_reduce_add(T v) { return clwarp_nv_butterfly_add(v); } \
+	CLWARP_OVERLOAD T warp_reduce_min(T v) { return clwarp_nv_butterfly_min(v); } \
+	CLWARP_OVERLOAD T warp_reduce_max(T v) { return clwarp_nv_butterfly_max(v); }
 CLWARP_NV_REDUCE_BUTTERFLY(long)
 CLWARP_NV_REDUCE_BUTTERFLY(ulong)
 CLWARP_NV_REDUCE_BUTTERFLY(float)
 CLWARP_IF_FP64(CLWARP_NV_REDUCE_BUTTERFLY(double))
 
 /* Votes: the predicate goes through a PTX .pred register. */
-CLWARP_FN1 int warp_all(int pred)
+CLWARP_INLINE int warp_all(int pred)
 {
 	int r;
 	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -184,7 +184,7 @@ CLWARP_FN1 int warp_all(int pred)
 		: "=r"(r) : "r"(pred));
 	return r;
 }
-CLWARP_FN1 int warp_any(int pred)
+CLWARP_INLINE int warp_any(int pred)
 {
 	int r;
 	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -192,7 +192,7 @@ CLWARP_FN1 int warp_any(int pred)
 		: "=r"(r) : "r"(pred));
 	return r;
 }
-CLWARP_FN1 ulong warp_ballot(int pred)
+CLWARP_INLINE ulong warp_ballot(int pred)
 {
 	uint r;
 	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\t"
