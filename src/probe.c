@@ -106,8 +106,8 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 	bool ok = false;
 	unsigned w = config->warp_size;
 
-	if (program_build(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL, config,
-			  &prog, NULL) != CLWARP_OK) {
+	if (program_build_flags(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL,
+				config, PROGRAM_BUILD_MEMORY_ONLY, &prog, NULL) != CLWARP_OK) {
 		snprintf(why, why_size, "%s", clwarp_last_error());
 		return false;
 	}

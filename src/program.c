@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "buildlog.h"
 #include "error.h"
 #include "sha256.h"
 #include "source.h"
@@ -207,6 +208,14 @@ compile_from_source(clwarp_engine *engine, const char *text, const char *name,
 		return set_cl_error(err, "clCreateProgramWithSource");
 	err = clBuildProgram(program, 1, &engine->device, options, NULL, NULL);
 	log = build_log(program, engine->device);
+	if (log) {
+		char *mapped = buildlog_remap(log, text);
+
+		if (mapped) {
+			free(log);
+			log = mapped;
+		}
+	}
 	if (err != CL_SUCCESS) {
 		clwarp_status status;
 
@@ -277,6 +286,15 @@ program_build(clwarp_engine *engine, const char *text, const char *name, const c
 	      const char *options, const struct backend_config *config, clwarp_program **out,
 	      clwarp_build_info *info)
 {
+	return program_build_flags(engine, text, name, dir, options, config, 0, out, info);
+}
+
+clwarp_status
+program_build_flags(clwarp_engine *engine, const char *text, const char *name, const char *dir,
+		    const char *options, const struct backend_config *config, unsigned flags,
+		    clwarp_program **out, clwarp_build_info *info)
+{
+	bool use_disk = !(flags & PROGRAM_BUILD_MEMORY_ONLY);
 	struct source_rewrite rewrite = { 0 };
 	struct source_result src;
 	struct strbuf full = { 0 }, opts = { 0 };
@@ -321,14 +339,15 @@ program_build(clwarp_engine *engine, const char *text, const char *name, const c
 	prog->config = *config;
 	prog->uses_warp = src.uses_warp;
 
-	prog->program = load_from_disk(engine, key, opts.data);
+	prog->program = use_disk ? load_from_disk(engine, key, opts.data) : NULL;
 	if (prog->program) {
 		origin = CLWARP_BUILD_DISK_HIT;
 	} else {
 		status = compile_from_source(engine, full.data, name, opts.data, &prog->program, info);
 		if (status != CLWARP_OK)
 			goto out;
-		store_to_disk(engine, key, prog->program);
+		if (use_disk)
+			store_to_disk(engine, key, prog->program);
 	}
 	status = program_kernel_names(prog);
 	if (status != CLWARP_OK)

@@ -16,6 +16,17 @@ clwarp_status program_build(clwarp_engine *engine, const char *text, const char 
 			    const struct backend_config *config, clwarp_program **program,
 			    clwarp_build_info *info);
 
+/* program_build_flags() flags */
+enum program_build_flag {
+	/* Neither read nor write the disk cache: for probes, whose verdict is cached instead. */
+	PROGRAM_BUILD_MEMORY_ONLY = 1u << 0,
+};
+
+clwarp_status program_build_flags(clwarp_engine *engine, const char *text, const char *name,
+				  const char *dir, const char *options,
+				  const struct backend_config *config, unsigned flags,
+				  clwarp_program **program, clwarp_build_info *info);
+
 /* Release every program of the engine (at engine teardown). */
 void program_free_all(clwarp_engine *engine);
 

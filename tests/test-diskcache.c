@@ -74,6 +74,7 @@ setup(void)
 
 	if (!base || !base[0])
 		base = "/tmp";
+	mkdir(base, 0700); /* the build folder's tmp/ exists only once a test made it */
 	snprintf(templ, sizeof(templ), "%s/clwarp-diskcache-XXXXXX", base);
 	tmp_root = strdup(mkdtemp(templ) ? templ : "");
 	ck_assert_msg(tmp_root && tmp_root[0], "mkdtemp in %s: %s", base, strerror(errno));

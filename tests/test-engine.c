@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include "buildlog.h"
 #include "testutil.h"
 
 static const char *saxpy_source =
@@ -413,6 +414,29 @@ START_TEST(test_engine_shared_by_threads)
 }
 END_TEST
 
+/* NVIDIA's compiler ignores #line and reports "<kernel>:LINE:COL". */
+START_TEST(test_build_log_positions_are_mapped)
+{
+	const char *text = "#define CLWARP 1\n"          /* 1 */
+			   "#line 1 \"warp/local.cl\"\n"   /* 2 */
+			   "int a;\n"                      /* 3 = local.cl:1 */
+			   "#line 1 \"dir/user.cl\"\n"     /* 4 */
+			   "kernel void f(void)\n"         /* 5 = user.cl:1 */
+			   "{ x = 1; }\n";                 /* 6 = user.cl:2 */
+	char *log = buildlog_remap("<kernel>:6:3: error: use of undeclared identifier 'x'\n"
+				   "<kernel>:3:5: note: here\n"
+				   "<kernel>:99:1: out of range stays\n"
+				   "other.cl:6:1: already named\n",
+				   text);
+
+	ck_assert_str_eq(log, "dir/user.cl:2:3: error: use of undeclared identifier 'x'\n"
+			      "warp/local.cl:1:5: note: here\n"
+			      "<kernel>:99:1: out of range stays\n"
+			      "other.cl:6:1: already named\n");
+	free(log);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -425,6 +449,7 @@ main(void)
 	tcase_add_test(tc, test_build_string_and_launch);
 	tcase_add_test(tc, test_build_file_with_includes);
 	tcase_add_test(tc, test_build_failure_names_user_line);
+	tcase_add_test(tc, test_build_log_positions_are_mapped);
 	tcase_add_test(tc, test_build_missing_files);
 	tcase_add_test(tc, test_kernel_lookup_and_args);
 	tcase_add_test(tc, test_launch_2d_with_event);

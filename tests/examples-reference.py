@@ -1,0 +1,419 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Plain-Python reference results of the example kernels in kernels/examples/.
+
+Every example is a function of its kernel arguments and the warp width W that
+says what the kernel must compute, written from the definition of the
+operation (a warp max is max() over the warp's slice of the input), not by
+translating the kernel. The inputs come from the example's own '//! run:'
+options, which this file holds too: the INIT of each -a SPEC (iota, fill, a
+list, an expression in i) is evaluated here with C semantics, so nothing
+depends on clwarp-run or on a device.
+
+Work-groups are 1-D with a local size that is a multiple of W, so global warp
+number g covers the global ids g*W .. g*W+W-1 on every backend.
+
+    python3 tests/examples-reference.py              # run and expect lines, W = 32
+    python3 tests/examples-reference.py --width 16   # the same for another width
+    python3 tests/examples-reference.py --verify     # check kernels/examples/*.cl
+
+--verify fails when a kernels/examples/*.cl file has no reference here (or
+the other way round), when its '//! run:' line differs from the one here, or
+when its '//! expect[K]:' lines differ from the reference at W = 32 (integers
+exactly, floats within 1e-6 relative).
+"""
+
+import ast
+import math
+import os
+import shlex
+import struct
+import sys
+
+DEFAULT_WIDTH = 32
+FLOAT_TYPES = ("float", "double")
+INT_TYPES = {
+    "char": (8, True), "uchar": (8, False), "short": (16, True), "ushort": (16, False),
+    "int": (32, True), "uint": (32, False), "long": (64, True), "ulong": (64, False),
+}
+
+# ---------------------------------------------------------------------------
+# Argument SPECs and INIT values, as clwarp-run documents them.
+
+
+def c_div(a, b):
+    """C integer division: truncates toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def c_mod(a, b):
+    """C remainder: takes the sign of the dividend."""
+    return a - c_div(a, b) * b
+
+
+def eval_expr(text, i, floating):
+    """An INIT expression in i: + - * / %, unary minus, parentheses."""
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            if isinstance(node.value, float) and not floating:
+                raise ValueError("a float literal in an integer expression: " + text)
+            return float(node.value) if floating else node.value
+        if isinstance(node, ast.Name) and node.id == "i":
+            return float(i) if floating else i
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, ast.Div):
+                return a / b if floating else c_div(a, b)
+            if isinstance(node.op, ast.Mod):
+                return math.fmod(a, b) if floating else c_mod(a, b)
+        raise ValueError("unsupported INIT expression: " + text)
+
+    return ev(ast.parse(text, mode="eval"))
+
+
+def to_type(t, v):
+    """Stores v in an element of type t (float: rounded to single precision)."""
+    if t == "float":
+        return struct.unpack("f", struct.pack("f", float(v)))[0]
+    if t == "double":
+        return float(v)
+    bits, signed = INT_TYPES[t]
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if not lo <= v <= hi:
+        raise ValueError("%r is out of range for %s" % (v, t))
+    return int(v)
+
+
+def literal(t, text):
+    return to_type(t, float(text) if t in FLOAT_TYPES else int(text, 0))
+
+
+def init_values(t, n, init):
+    floating = t in FLOAT_TYPES
+    if init is None:
+        return [to_type(t, 0)] * n
+    if init == "iota":
+        return [to_type(t, i) for i in range(n)]
+    if init.startswith("iota("):
+        start, step = (literal(t, s) for s in init[5:-1].split(","))
+        return [to_type(t, start + i * step) for i in range(n)]
+    if init.startswith("fill("):
+        return [literal(t, init[5:-1])] * n
+    if init.startswith(("rand(", "@")):
+        raise ValueError("the reference cannot reproduce INIT " + init + "; use an expression")
+    if "," in init:
+        vals = [literal(t, s) for s in init.split(",")]
+        if len(vals) != n:
+            raise ValueError("INIT %s has %d values for %d elements" % (init, len(vals), n))
+        return vals
+    return [to_type(t, eval_expr(init, i, floating)) for i in range(n)]
+
+
+class Arg:
+    """One kernel argument: a buffer (values; out says it is printed) or a scalar."""
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.out = spec.startswith("out:")
+        body = spec[4:] if self.out else spec
+        if body.startswith("local:"):   # local memory: no host values
+            self.type, rest = body[6:].split("[", 1)
+            self.count = int(rest.rstrip("]"))
+            self.value = None
+        elif "[" in body:
+            self.type, rest = body.split("[", 1)
+            count, _, init = rest.partition("]")
+            self.count = int(count)
+            init = init[1:] if init.startswith("=") else None
+            self.value = init_values(self.type, self.count, init)
+        else:
+            self.type, _, text = body.partition(":")
+            self.count = None
+            self.value = literal(self.type, text)
+
+
+def parse_run(run):
+    """The -a SPECs of a run line, in order, and the rest of its options."""
+    tokens = shlex.split(run)
+    specs, rest = [], []
+    k = 0
+    while k < len(tokens):
+        if tokens[k] == "-a":
+            specs.append(tokens[k + 1])
+            k += 2
+        else:
+            rest.append(tokens[k])
+            k += 1
+    return specs, rest
+
+
+# ---------------------------------------------------------------------------
+# The examples. Each gets its kernel arguments (buffers as lists, scalars as
+# numbers, out: buffers with their initial contents) and W, and returns the
+# final contents of its out: buffers, in order.
+
+EXAMPLES = {}
+
+
+def example(run):
+    def register(fn):
+        EXAMPLES[fn.__name__] = (run, fn)
+        return fn
+    return register
+
+
+def warps(x, W):
+    """The slices of x that the warps of width W hold."""
+    return [x[g:g + W] for g in range(0, len(x), W)]
+
+
+@example("-g 32 -l 32 -a int[32]=i*i -a out:int[32]")
+def neighbor_difference(x, out, W):
+    return [[0 if i % W == W - 1 else x[i + 1] - x[i] for i in range(len(x))]]
+
+
+@example("-g 64 -l 32 -a float[64]=(i*7)%11 -a out:float[64]")
+def moving_average_3(x, out, W):
+    y = []
+    for i in range(len(x)):
+        lane = i % W
+        pts = [x[i + k] for k in range(3) if lane + k < W]   # the warp's own values only
+        y.append(sum(pts) / len(pts))
+    return [y]
+
+
+@example("-g 128 -l 64 -a float[128]=(i*i)%23 -a out:float[128]")
+def moving_average_5(x, out, W):
+    # Binomial weights 1 4 6 4 1 over 16, neighbours from any warp: the same for every
+    # W >= 2 (the kernel's halo needs 2 lanes).
+    n = len(x)
+    w = (1, 4, 6, 4, 1)
+    return [[0.0 if i < 2 or i >= n - 2 else
+             sum(w[k] * x[i + k - 2] for k in range(5)) / 16 for i in range(n)]]
+
+
+@example("-g 64 -l 64 -a int[64]=iota(1,1) -a out:int[2] -a uint:2")
+def warp_sum(x, out, nout, W):
+    sums = [sum(s) for s in warps(x, W)]
+    return [[sums[k] if k < len(sums) else out[k] for k in range(len(out))]]
+
+
+def inclusive_scan(x, W, op):
+    y = []
+    for s in warps(x, W):
+        acc = None
+        for v in s:
+            acc = v if acc is None else op(acc, v)
+            y.append(acc)
+    return y
+
+
+def add(a, b):
+    return a + b
+
+
+@example("-g 64 -l 64 -a int[64]=fill(1) -a out:int[64]")
+def warp_prefix_sum(x, out, W):
+    return [inclusive_scan(x, W, add)]
+
+
+@example("-g 64 -l 32 -a int[64]=iota -a out:int[64] -a out:int[64]")
+def warp_prefix_sum_builtin(x, inc, exc, W):
+    inclusive = inclusive_scan(x, W, add)
+    exclusive = [a - v for a, v in zip(inclusive, x)]   # lane 0: the identity 0
+    return [inclusive, exclusive]
+
+
+@example("-g 64 -l 64 -a int[64]=i*3+1 -a out:int[64]")
+def broadcast(x, out, W):
+    return [[s[0] for s in warps(x, W) for _ in s]]
+
+
+@example("-g 64 -l 64 -a int[64]=(i%7)-3 -a out:int[64]")
+def broadcast_conditional(x, out, W):
+    # Lane 0 decides for the whole warp: keep (scaled by 10) when its value is >= 0.
+    return [[v * 10 if s[0] >= 0 else 0 for s in warps(x, W) for v in s]]
+
+
+@example("-g 64 -l 64 -a int[64]=(i*i+5)%61 -a out:int[64]")
+def broadcast_shuffle(x, out, W):
+    # Each warp rotates its values left by lane 0's value modulo W.
+    y = []
+    for s in warps(x, W):
+        r = s[0] % W
+        y += [s[(lane + r) % W] for lane in range(W)]
+    return [y]
+
+
+@example("-g 64 -l 64 -a int[64]=i*10 -a out:int[64]")
+def butterfly(x, out, W):
+    return [[s[(lane ^ 1) % W] for s in warps(x, W) for lane in range(W)]]
+
+
+@example("-g 64 -l 64 -a int[64]=(i*37)%101 -a out:int[64]")
+def butterfly_max(x, out, W):
+    return [[max(s) for s in warps(x, W) for _ in s]]
+
+
+@example("-g 64 -l 64 -a int[64]=(i*i)%17 -a out:int[64]")
+def butterfly_minmax(x, out, W):
+    # 1 where the lane holds the warp's max, -1 where it holds the min, else 0.
+    return [[1 if v == max(s) else -1 if v == min(s) else 0 for s in warps(x, W) for v in s]]
+
+
+@example("-g 64 -l 64 -a int[64]=(i*37)%100 -a int:50 -a out:int[64]")
+def warp_partition(x, pivot, out, W):
+    # Stable: the values below the pivot first, then the others, each in input order.
+    return [[v for s in warps(x, W) for v in
+             [u for u in s if u < pivot] + [u for u in s if u >= pivot]]]
+
+
+@example("-g 256 -l 64 -a int[256]=(i%7)-3 -a int[256]=(i%5)+1 -a out:int[1]=fill(0)")
+def dot_product(a, b, out, W):
+    return [[out[0] + sum(p * q for p, q in zip(a, b))]]
+
+
+@example("-g 128 -l 64 -a float[160]=((i*7)%19)/4 -a out:float[160] -a uint:4 -a uint:40")
+def softmax(x, out, rows, cols, W):
+    y = list(out)
+    nwarps = 128 // W   # one row per warp; warps past the last row do nothing
+    for r in range(min(rows, nwarps)):
+        row = x[r * cols:(r + 1) * cols]
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        s = sum(e)
+        y[r * cols:(r + 1) * cols] = [v / s for v in e]
+    return [y]
+
+
+# ---------------------------------------------------------------------------
+
+
+def reference(name, W=DEFAULT_WIDTH):
+    """The out: buffers of example NAME at width W: a list of (type, values)."""
+    run, fn = EXAMPLES[name]
+    args = [Arg(s) for s in parse_run(run)[0]]
+    outs = fn(*[a.value for a in args], W=W)
+    out_args = [a for a in args if a.out]
+    if len(outs) != len(out_args):
+        raise AssertionError("%s: %d results for %d out: buffers" % (name, len(outs), len(out_args)))
+    result = []
+    for a, values in zip(out_args, outs):
+        if len(values) != a.count:
+            raise AssertionError("%s: %d values for %s" % (name, len(values), a.spec))
+        result.append((a.type, [to_type(a.type, v) if a.type not in FLOAT_TYPES else float(v)
+                                for v in values]))
+    return result
+
+
+def fmt(t, v):
+    return repr(float(v)) if t in FLOAT_TYPES else str(int(v))
+
+
+def values_match(t, got_text, want):
+    try:
+        got = float(got_text) if t in FLOAT_TYPES else int(got_text, 0)
+    except ValueError:
+        return False
+    if t in FLOAT_TYPES:
+        if math.isnan(want) or math.isnan(got):
+            return math.isnan(want) and math.isnan(got)
+        return got == want or abs(got - want) <= 1e-6 * max(abs(got), abs(want))
+    return got == want
+
+
+def read_directives(path):
+    runs, expects = [], {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            s = line.strip()
+            if not s.startswith("//!"):
+                continue
+            s = s[3:].strip()
+            if s.startswith("run:"):
+                runs.append(s[4:].strip())
+            elif s.startswith("expect"):
+                head, _, vals = s.partition(":")
+                k = int(head[7:-1]) if head.startswith("expect[") else 0
+                expects[k] = vals.replace(",", " ").split()
+    return runs, expects
+
+
+def verify(folder):
+    errors = []
+    files = sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".cl"))
+    for name in files:
+        path = os.path.join(folder, name + ".cl")
+        if name not in EXAMPLES:
+            errors.append("%s: no reference in %s" % (path, __file__))
+            continue
+        runs, expects = read_directives(path)
+        want_run = EXAMPLES[name][0]
+        if len(runs) != 1 or shlex.split(runs[0]) != shlex.split(want_run):
+            errors.append("%s: the //! run: line is %r, the reference's %r" % (path, runs, want_run))
+            continue
+        ref = reference(name)
+        if sorted(expects) != list(range(len(ref))):
+            errors.append("%s: expect lines for out: buffers %s, the reference has %d"
+                          % (path, sorted(expects), len(ref)))
+            continue
+        for k, (t, want) in enumerate(ref):
+            got = expects[k]
+            if len(got) != len(want):
+                errors.append("%s: expect[%d] has %d values, the reference %d"
+                              % (path, k, len(got), len(want)))
+                continue
+            bad = [j for j in range(len(want)) if not values_match(t, got[j], want[j])]
+            for j in bad[:5]:
+                errors.append("%s: expect[%d][%d] is %s, the reference %s"
+                              % (path, k, j, got[j], fmt(t, want[j])))
+    for name in sorted(set(EXAMPLES) - set(files)):
+        errors.append("%s: the reference has no %s.cl" % (folder, name))
+    for e in errors:
+        print(e, file=sys.stderr)
+    if errors:
+        print("verify: FAIL (%d problems)" % len(errors))
+        return 1
+    print("verify: %d examples match the reference" % len(files))
+    return 0
+
+
+def main(argv):
+    import argparse
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--verify", action="store_true",
+                    help="check the //! run and //! expect lines of the example files")
+    ap.add_argument("--examples", default=os.path.join(root, "kernels", "examples"),
+                    help="the folder of the example files (default: %(default)s)")
+    ap.add_argument("--width", type=int, default=DEFAULT_WIDTH, help="warp width W (default 32)")
+    ap.add_argument("names", nargs="*", help="examples to print (default: all)")
+    opts = ap.parse_args(argv)
+    if opts.verify:
+        return verify(opts.examples)
+    for name in opts.names or EXAMPLES:
+        if name not in EXAMPLES:
+            ap.error("no example %s (have: %s)" % (name, " ".join(EXAMPLES)))
+        print("%s.cl (W = %d)" % (name, opts.width))
+        print("//! run: " + EXAMPLES[name][0])
+        for k, (t, values) in enumerate(reference(name, opts.width)):
+            print("//! expect[%d]: %s" % (k, " ".join(fmt(t, v) for v in values)))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

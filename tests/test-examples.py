@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The example kernels of kernels/examples/, run through clwarp-run.
+
+Environment: CLWARP_RUN is the clwarp-run binary, CLWARP_SOURCE_ROOT the
+source tree (default: the parent of this folder); CLWARP_CACHE_DIR and
+CLWARP_BACKEND, when set, pass through to clwarp-run.
+
+- every example passes 'clwarp-run --check' against its //! expect lines
+  (warp width 32, on whatever backend the engine picks);
+- tests/examples-reference.py --verify: the expect lines equal the plain
+  Python reference, so they cannot drift;
+- the README demo (neighbor_difference.cl with no options) prints 1 3 ... 61 0;
+- every example at warp width 16 on the local backend (which every device
+  has) gives the reference's results for W = 16: the examples stay correct
+  when the width changes, and none of them breaks the warp contract.
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.environ.get("CLWARP_SOURCE_ROOT") or os.path.dirname(HERE)
+EXAMPLES_DIR = os.path.join(ROOT, "kernels", "examples")
+REFERENCE = os.path.join(ROOT, "tests", "examples-reference.py")
+TIMEOUT = 300
+
+
+def load_reference():
+    spec = importlib.util.spec_from_file_location("examples_reference", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ref = load_reference()
+
+
+def example_names():
+    return sorted(f[:-3] for f in os.listdir(EXAMPLES_DIR) if f.endswith(".cl"))
+
+
+def clwarp_run(*args):
+    exe = os.environ.get("CLWARP_RUN")
+    if not exe:
+        raise unittest.SkipTest("CLWARP_RUN is not set")
+    return subprocess.run([exe] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=TIMEOUT)
+
+
+def describe(proc):
+    return "exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode, proc.stdout, proc.stderr)
+
+
+class Examples(unittest.TestCase):
+    maxDiff = None
+
+    def check_example(self, name):
+        path = os.path.join(EXAMPLES_DIR, name + ".cl")
+        proc = clwarp_run("--check", path)
+        self.assertEqual(proc.returncode, 0, describe(proc))
+        self.assertIn("check: pass", proc.stdout.splitlines(), describe(proc))
+        self.assertNotIn("FAIL", proc.stdout, describe(proc))
+
+    def width_example(self, name, width):
+        path = os.path.join(EXAMPLES_DIR, name + ".cl")
+        proc = clwarp_run("-b", "local", "-w", str(width), "--json", path)
+        self.assertEqual(proc.returncode, 0, describe(proc))
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["warp_size"], width, describe(proc))
+        want = ref.reference(name, width)
+        outs = report["outputs"]
+        self.assertEqual(len(outs), len(want), describe(proc))
+        for k, ((t, values), out) in enumerate(zip(want, outs)):
+            got = [str(v) for v in out["values"]]
+            self.assertEqual(len(got), len(values), "%s out %d" % (name, k))
+            bad = [(j, got[j], ref.fmt(t, values[j])) for j in range(len(values))
+                   if not self.float_close(t, got[j], values[j])]
+            self.assertEqual(bad, [], "%s at width %d, out %d: (index, got, want)\n%s"
+                             % (name, width, k, describe(proc)))
+
+    @staticmethod
+    def float_close(t, text, want):
+        # clwarp-run's own tolerance: 1e-5 relative + 1e-6 absolute.
+        if t not in ref.FLOAT_TYPES:
+            return int(text) == want
+        return abs(float(text) - want) <= 1e-6 + 1e-5 * abs(want)
+
+    def test_reference_verify(self):
+        proc = subprocess.run([sys.executable, REFERENCE, "--verify", "--examples", EXAMPLES_DIR],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=TIMEOUT)
+        self.assertEqual(proc.returncode, 0, describe(proc))
+
+    def test_readme_demo(self):
+        # README: clwarp-run kernels/examples/neighbor_difference.cl prints 1 3 5 ... 61 0.
+        proc = clwarp_run(os.path.join(EXAMPLES_DIR, "neighbor_difference.cl"))
+        self.assertEqual(proc.returncode, 0, describe(proc))
+        want = "arg1: " + " ".join([str(2 * k + 1) for k in range(31)] + ["0"])
+        self.assertIn(want, proc.stdout.splitlines(), describe(proc))
+
+    def test_every_file_has_a_test(self):
+        self.assertEqual(example_names(), sorted(ref.EXAMPLES))
+
+
+def add_tests():
+    for name in example_names():
+        def check(self, name=name):
+            self.check_example(name)
+
+        def width16(self, name=name):
+            self.width_example(name, 16)
+
+        setattr(Examples, "test_check_" + name, check)
+        setattr(Examples, "test_width16_" + name, width16)
+
+
+add_tests()
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,1106 @@
+/* Warp API conformance: every primitive x type x launch shape, through the
+ * engine, against a host reference for the warp width the engine reports. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <time.h>
+
+#include "testutil.h"
+
+/*
+ * The kernels are in tests/warp-conformance.cl. Each launch writes NF fields
+ * per work-item (see that file); the host computes every field for every
+ * work-item from the same inputs and compares bit for bit. Only the width W
+ * and the work-group size enter the reference, so the same test runs on
+ * every backend and width.
+ *
+ * Environment: CLWARP_BACKEND (when set, the engine must use exactly that
+ * backend), CLWARP_TEST_QUICK=1 (fewer launch shapes: for Oclgrind; every
+ * primitive and type is still checked), CLWARP_SOURCE_ROOT / CLWARP_TEST_DATA
+ * (where to find the .cl file).
+ */
+
+#define MAX_REPORTED 12
+
+/* ------------------------------------------------------------ host types */
+
+enum kind { K_SINT, K_UINT, K_FLOAT };
+
+struct conf_type {
+	const char *name;
+	unsigned size; /* bytes: 4 or 8 */
+	enum kind kind;
+};
+
+static const struct conf_type conf_types[] = {
+	{ "int", 4, K_SINT },    { "uint", 4, K_UINT },   { "long", 8, K_SINT },
+	{ "ulong", 8, K_UINT },  { "float", 4, K_FLOAT }, { "double", 8, K_FLOAT },
+};
+#define TYPE_INT 0
+#define TYPE_FLOAT 4
+#define TYPE_DOUBLE 5
+#define TYPE_COUNT 6
+
+/* Values travel as uint64_t bit patterns (the low `size` bytes), so NaN
+ * payloads and -0.0 never pass through a host float register on the way. */
+static uint64_t
+mask_of(const struct conf_type *t)
+{
+	return t->size == 8 ? ~0ull : 0xffffffffull;
+}
+
+static int64_t
+as_signed(const struct conf_type *t, uint64_t b)
+{
+	return t->size == 8 ? (int64_t)b : (int64_t)(int32_t)(uint32_t)b;
+}
+
+static float
+bits_f(uint64_t b)
+{
+	uint32_t u = (uint32_t)b;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static double
+bits_d(uint64_t b)
+{
+	double d;
+
+	memcpy(&d, &b, 8);
+	return d;
+}
+
+static uint64_t
+f_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static uint64_t
+d_bits(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+static int
+is_nan(const struct conf_type *t, uint64_t b)
+{
+	if (t->kind != K_FLOAT)
+		return 0;
+	if (t->size == 4)
+		return (b & 0x7f800000u) == 0x7f800000u && (b & 0x7fffffu) != 0;
+	return (b & 0x7ff0000000000000ull) == 0x7ff0000000000000ull && (b & 0xfffffffffffffull) != 0;
+}
+
+static uint64_t
+op_add(const struct conf_type *t, uint64_t a, uint64_t b)
+{
+	if (t->kind != K_FLOAT)
+		return (a + b) & mask_of(t); /* wraps like the device */
+	if (t->size == 4)
+		return f_bits(bits_f(a) + bits_f(b));
+	return d_bits(bits_d(a) + bits_d(b));
+}
+
+/* a < b in the type's order; floats: only for non-NaN values */
+static int
+less(const struct conf_type *t, uint64_t a, uint64_t b)
+{
+	switch (t->kind) {
+	case K_SINT: return as_signed(t, a) < as_signed(t, b);
+	case K_UINT: return a < b;
+	case K_FLOAT: return t->size == 4 ? bits_f(a) < bits_f(b) : bits_d(a) < bits_d(b);
+	}
+	return 0;
+}
+
+/* min/max; floats like fmin/fmax: a NaN operand is ignored. */
+static uint64_t
+op_min(const struct conf_type *t, uint64_t a, uint64_t b)
+{
+	if (is_nan(t, a))
+		return b;
+	if (is_nan(t, b))
+		return a;
+	return less(t, b, a) ? b : a;
+}
+
+static uint64_t
+op_max(const struct conf_type *t, uint64_t a, uint64_t b)
+{
+	if (is_nan(t, a))
+		return b;
+	if (is_nan(t, b))
+		return a;
+	return less(t, a, b) ? b : a;
+}
+
+/* What an exclusive min scan gives lane 0: the largest value (+inf for floats). */
+static uint64_t
+min_identity(const struct conf_type *t)
+{
+	switch (t->kind) {
+	case K_SINT: return t->size == 8 ? (uint64_t)INT64_MAX : (uint64_t)INT32_MAX;
+	case K_UINT: return mask_of(t);
+	case K_FLOAT: return t->size == 8 ? 0x7ff0000000000000ull : 0x7f800000ull;
+	}
+	return 0;
+}
+
+/* ... and an exclusive max scan: the smallest value (-inf for floats). */
+static uint64_t
+max_identity(const struct conf_type *t)
+{
+	switch (t->kind) {
+	case K_SINT: return t->size == 8 ? (uint64_t)INT64_MIN : (uint64_t)(uint32_t)INT32_MIN;
+	case K_UINT: return 0;
+	case K_FLOAT: return t->size == 8 ? 0xfff0000000000000ull : 0xff800000ull;
+	}
+	return 0;
+}
+
+static void
+pack(const struct conf_type *t, const uint64_t *v, size_t n, void *dst)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (t->size == 8) {
+			memcpy((char *)dst + 8 * i, &v[i], 8);
+		} else {
+			uint32_t u = (uint32_t)v[i];
+			memcpy((char *)dst + 4 * i, &u, 4);
+		}
+	}
+}
+
+static uint64_t
+unpack_one(const struct conf_type *t, const void *src, size_t i)
+{
+	if (t->size == 8) {
+		uint64_t u;
+		memcpy(&u, (const char *)src + 8 * i, 8);
+		return u;
+	}
+	uint32_t u;
+	memcpy(&u, (const char *)src + 4 * i, 4);
+	return u;
+}
+
+/* ----------------------------------------------------------- generators */
+
+static uint64_t rng_state;
+
+static void
+rng_seed(uint64_t seed)
+{
+	rng_state = seed * 0x9e3779b97f4a7c15ull + 0x2545f4914f6cdd1dull;
+	if (!rng_state)
+		rng_state = 1;
+}
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* A float/double NaN: quiet with a payload, or signalling and negative. */
+static uint64_t
+nan_bits(const struct conf_type *t, uint64_t r, int signalling)
+{
+	if (t->size == 4)
+		return (signalling ? 0xff800000ull : 0x7fc00000ull) | (r & 0x3fffffull) | 1u;
+	return (signalling ? 0xfff0000000000000ull : 0x7ff8000000000000ull) |
+	       (r & 0x7ffffffffffffull) | 1u;
+}
+
+/* Inputs for one type launch: shuffle sources with every odd bit pattern,
+ * add inputs whose sums are exact (any order) unless `lane_order`, min/max
+ * inputs with the extremes, infinities and NaNs (never a zero: fmin's choice
+ * between -0.0 and +0.0 is free), and one warp of only NaNs. */
+static void
+gen_inputs(const struct conf_type *t, size_t n, unsigned w, int lane_order, uint64_t *s,
+	   uint64_t *a, uint64_t *m)
+{
+	uint64_t mask = mask_of(t);
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = rng();
+
+		/* s: moved bit for bit */
+		if (t->kind == K_FLOAT && i % 7 == 3)
+			s[i] = nan_bits(t, r, 0);
+		else if (t->kind == K_FLOAT && i % 7 == 5)
+			s[i] = nan_bits(t, r, 1);
+		else if (i % 11 == 0)
+			s[i] = t->size == 4 ? 0x80000000ull : 0x8000000000000000ull; /* -0.0, INT_MIN */
+		else if (i % 13 == 6)
+			s[i] = mask; /* -1, UINT_MAX */
+		else if (t->kind == K_FLOAT && i % 17 == 9)
+			s[i] = t->size == 4 ? 0x00000001ull : 0x1ull; /* smallest denormal */
+		else
+			s[i] = r & mask;
+
+		/* a: add input */
+		r = rng();
+		switch (t->kind) {
+		case K_SINT:
+			/* |a| < 2^24 (int) or 2^50 (long): 64 lanes never overflow */
+			a[i] = t->size == 4 ? (uint64_t)(int64_t)((int64_t)(r % 33554433u) - 16777216) & mask
+					    : (uint64_t)((int64_t)(r % 2251799813685249ull) - 1125899906842624ll);
+			break;
+		case K_UINT:
+			a[i] = r & mask; /* sums wrap */
+			break;
+		case K_FLOAT:
+			if (lane_order)
+				a[i] = t->size == 4 ? f_bits((float)(int32_t)(uint32_t)r * 1e-6f)
+						    : d_bits((double)(int64_t)r * 1e-15);
+			else /* multiples of 0.5 small enough that every partial sum is exact */
+				a[i] = t->size == 4 ? f_bits((float)((int32_t)(r % 65537u) - 32768) * 0.5f)
+						    : d_bits((double)((int64_t)(r % 2199023255553ull) - 1099511627776ll) * 0.5);
+			break;
+		}
+
+		/* m: min/max input */
+		r = rng();
+		if (t->kind != K_FLOAT) {
+			if (i % 13 == 1)
+				m[i] = max_identity(t); /* the smallest value */
+			else if (i % 13 == 2)
+				m[i] = min_identity(t); /* the largest value */
+			else
+				m[i] = r & mask;
+		} else if (i % 29 == 1) {
+			m[i] = min_identity(t); /* +inf */
+		} else if (i % 31 == 2) {
+			m[i] = max_identity(t); /* -inf */
+		} else if (i % 29 == 2 || i % 31 == 3 || i % 37 == 5) {
+			m[i] = nan_bits(t, r, i % 2);
+		} else {
+			int64_t k = (int64_t)(r % 200001u) - 100000;
+			if (k == 0)
+				k = 1;
+			m[i] = t->size == 4 ? f_bits((float)k * 0.25f) : d_bits((double)k * 0.25);
+		}
+	}
+	/* warp 1 (when there is one) is all NaN: min/max and their scans give NaN */
+	if (t->kind == K_FLOAT && n >= 2 * (size_t)w)
+		for (size_t i = w; i < 2 * (size_t)w; i++)
+			m[i] = nan_bits(t, rng(), i % 2);
+}
+
+/* ------------------------------------------------------------- launches */
+
+/* One launch shape: dims, local and global sizes. */
+struct shape {
+	unsigned dims;
+	size_t local[3];
+	size_t global[3];
+	char name[64];
+};
+
+static size_t
+shape_local_items(const struct shape *sh)
+{
+	size_t t = 1;
+
+	for (unsigned d = 0; d < sh->dims; d++)
+		t *= sh->local[d];
+	return t;
+}
+
+static size_t
+shape_items(const struct shape *sh)
+{
+	size_t t = 1;
+
+	for (unsigned d = 0; d < sh->dims; d++)
+		t *= sh->global[d];
+	return t;
+}
+
+static void
+shape_set(struct shape *sh, unsigned dims, const size_t *local, const size_t *groups)
+{
+	int len;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->dims = dims;
+	len = snprintf(sh->name, sizeof(sh->name), "local (");
+	for (unsigned d = 0; d < dims; d++) {
+		sh->local[d] = local[d];
+		sh->global[d] = local[d] * groups[d];
+		len += snprintf(sh->name + len, sizeof(sh->name) - (size_t)len, "%s%zu",
+				d ? "," : "", local[d]);
+	}
+	snprintf(sh->name + len, sizeof(sh->name) - (size_t)len, ") x %zu groups",
+		 groups[0] * (dims > 1 ? groups[1] : 1) * (dims > 2 ? groups[2] : 1));
+}
+
+static int
+quick_mode(void)
+{
+	const char *q = getenv("CLWARP_TEST_QUICK");
+
+	return q && *q && strcmp(q, "0") != 0;
+}
+
+/*
+ * Launch shapes for width w, each with at least 2 work-groups:
+ *   0: local W, 4 groups (one warp per group)
+ *   1: local 4W, 2 groups (four warps per group)
+ *   2: 2-D local (3W/4, 4), 2 groups: three warps, each running over rows
+ *   3: 3-D local (W/2, 2, 3), 2 groups (votes and ids only)
+ * Quick mode keeps shape 2 for the type kernels: it has several warps per
+ * group, several groups, and warps that cross rows.
+ */
+static unsigned
+make_shapes(unsigned w, size_t max_items, int with_3d, struct shape *out)
+{
+	struct shape all[4];
+	unsigned count = 0;
+	size_t one[3] = { 4, 1, 1 }, two[3] = { 2, 1, 1 }, two_y[3] = { 1, 2, 1 };
+	size_t l;
+
+	l = w;
+	shape_set(&all[0], 1, &l, one);
+	l = 4 * (size_t)w;
+	shape_set(&all[1], 1, &l, two);
+	{
+		size_t l2[2] = { w >= 4 ? 3 * (size_t)w / 4 : 3, w >= 4 ? 4 : 2 };
+		shape_set(&all[2], 2, l2, two_y);
+	}
+	{
+		size_t l3[3] = { w >= 2 ? w / 2 : 1, 2, 3 };
+		shape_set(&all[3], 3, l3, two);
+	}
+	for (unsigned i = 0; i < (with_3d ? 4u : 3u); i++) {
+		if (quick_mode() && !with_3d && i != 2)
+			continue;
+		if (shape_local_items(&all[i]) > max_items)
+			continue;
+		out[count++] = all[i];
+	}
+	return count;
+}
+
+/* Mismatch bookkeeping for one test: printed to stderr, the first one kept for the assertion. */
+struct tally {
+	unsigned failures;
+	unsigned checked;
+	char first[512];
+};
+
+static void
+mismatch(struct tally *tl, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (tl->failures == 0)
+		snprintf(tl->first, sizeof(tl->first), "%s", line);
+	if (tl->failures < MAX_REPORTED)
+		fprintf(stderr, "MISMATCH %s\n", line);
+	tl->failures++;
+}
+
+static void
+tally_assert(const struct tally *tl, const char *what)
+{
+	fprintf(stderr, "%s: %u values checked, %u mismatches\n", what, tl->checked, tl->failures);
+	ck_assert_msg(tl->failures == 0, "%s: %u of %u values differ; first: %s", what,
+		      tl->failures, tl->checked, tl->first);
+}
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* --------------------------------------------------------------- engine */
+
+/* Where tests/warp-conformance.cl is. */
+static char *
+conformance_path(void)
+{
+	char *path = malloc(4096);
+	const char *root = getenv("CLWARP_SOURCE_ROOT");
+	const char *data = getenv("CLWARP_TEST_DATA");
+
+	if (root && *root)
+		snprintf(path, 4096, "%s/tests/warp-conformance.cl", root);
+	else if (data && *data)
+		snprintf(path, 4096, "%s/../warp-conformance.cl", data);
+	else
+		snprintf(path, 4096, "tests/warp-conformance.cl");
+	ck_assert_msg(access(path, R_OK) == 0,
+		      "%s not found: set CLWARP_SOURCE_ROOT to the source folder", path);
+	return path;
+}
+
+/* An engine with the disk cache meson gives the tests (none without it). */
+static clwarp_engine *
+conf_engine(clwarp_backend backend, unsigned warp_size)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	const char *cache = getenv("CLWARP_CACHE_DIR");
+
+	clwarp_engine_options_init(&o);
+	o.backend = backend;
+	o.warp_size = warp_size;
+	if (cache && *cache)
+		o.cache_dir = cache;
+	else
+		o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
+	return e;
+}
+
+static void
+engine_backend(clwarp_engine *e, clwarp_backend *backend, unsigned *w)
+{
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, backend, w));
+	ck_assert_msg(*w >= 1 && *w <= 64 && (*w & (*w - 1)) == 0, "warp size %u", *w);
+}
+
+static clwarp_program *
+build_type(clwarp_engine *e, unsigned type)
+{
+	char *path = conformance_path();
+	char options[128];
+	clwarp_program *p = NULL;
+	clwarp_build_info info;
+	clwarp_status s;
+
+	snprintf(options, sizeof(options), "-DCW_T=%s%s", conf_types[type].name,
+		 type == TYPE_INT ? " -DCW_WITH_VOTES" : "");
+	s = clwarp_program_build_file(e, path, options, &p, &info);
+	ck_assert_msg(s == CLWARP_OK, "building %s with %s: %s (%s)\n%s", path, options,
+		      clwarp_status_to_str(s), clwarp_last_error(), info.log ? info.log : "");
+	fprintf(stderr, "built %s (%s) in %.0f ms (%s)\n", conf_types[type].name, path,
+		info.milliseconds, clwarp_build_source_name(info.source));
+	clwarp_build_info_clear(&info);
+	free(path);
+	return p;
+}
+
+static cl_mem
+new_buffer(clwarp_engine *e, size_t bytes, const void *data)
+{
+	cl_mem m = NULL;
+
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m));
+	return m;
+}
+
+/* Check that the kernel reports the engine's backend and width for a shape. */
+static void
+check_warp_info(clwarp_engine *e, clwarp_kernel *k, const struct shape *sh)
+{
+	clwarp_backend eb, kb;
+	unsigned ew, kw;
+
+	engine_backend(e, &eb, &ew);
+	ck_assert_clwarp_ok(clwarp_kernel_warp_info(k, sh->dims, sh->local, &kb, &kw));
+	ck_assert_int_eq(kb, eb);
+	ck_assert_uint_eq(kw, ew);
+}
+
+/* ------------------------------------------------------ type primitives */
+
+#define NF 27
+
+static const char *const field_names[NF] = {
+	"warp_shuffle(s, per-lane src)", "warp_shuffle_down(s, per-lane delta)",
+	"warp_shuffle_up(s, per-lane delta)", "warp_shuffle_xor(s, per-lane mask)",
+	"warp_broadcast(s, ub)", "warp_shuffle_down(s, ud)", "warp_shuffle_up(s, ud)",
+	"warp_shuffle_xor(s, ud)", "helper warp_reduce_add(a)", "warp_reduce_min(m)",
+	"warp_reduce_max(m)", "warp_scan_inclusive_add(a)", "warp_scan_inclusive_min(m)",
+	"warp_scan_inclusive_max(m)", "warp_scan_exclusive_add(a)", "warp_scan_exclusive_min(m)",
+	"warp_scan_exclusive_max(m)", "warp_shuffle_down(s, 0)", "warp_shuffle_up(s, 0)",
+	"warp_shuffle_xor(s, 0)", "warp_shuffle_down(s, W)", "warp_shuffle_up(s, W)",
+	"warp_shuffle_xor(s, W)", "warp_broadcast(s, W-1)", "warp_shuffle(s, W)",
+	"helper(helper) warp_shuffle(s, lane+1)", "warp_reduce_add(a)",
+};
+
+static int
+is_minmax_field(unsigned f)
+{
+	return f == 9 || f == 10 || f == 12 || f == 13 || f == 15 || f == 16;
+}
+
+/* The reference for field f of slot i; lt = work-group size. */
+static uint64_t
+type_expected(const struct conf_type *t, unsigned f, size_t i, size_t lt, unsigned w,
+	      const uint64_t *s, const uint64_t *a, const uint64_t *m, const uint32_t *args,
+	      uint32_t ub, uint32_t ud)
+{
+	uint64_t lane = (i % lt) % w, base = i - lane;
+	uint64_t d, acc;
+
+	switch (f) {
+	case 0: return s[base + args[i * 4 + 0] % w];
+	case 1: d = args[i * 4 + 1]; return lane + d < w ? s[i + d] : s[i];
+	case 2: d = args[i * 4 + 2]; return lane >= d ? s[i - d] : s[i];
+	case 3: d = args[i * 4 + 3]; return (lane ^ d) < w ? s[base + (lane ^ d)] : s[i];
+	case 4: return s[base + ub % w];
+	case 5: return lane + ud < w ? s[i + ud] : s[i];
+	case 6: return lane >= ud ? s[i - ud] : s[i];
+	case 7: return (lane ^ ud) < w ? s[base + (lane ^ ud)] : s[i];
+	case 8:
+	case 26: /* lane order; the inputs make it exact unless the backend promises that order */
+		acc = a[base];
+		for (unsigned j = 1; j < w; j++)
+			acc = op_add(t, acc, a[base + j]);
+		return acc;
+	case 9:
+	case 10:
+		acc = m[base];
+		for (unsigned j = 1; j < w; j++)
+			acc = f == 9 ? op_min(t, acc, m[base + j]) : op_max(t, acc, m[base + j]);
+		return acc;
+	case 11:
+	case 14:
+		if (f == 14 && lane == 0)
+			return 0;
+		acc = a[base];
+		for (uint64_t j = 1; j < (f == 11 ? lane + 1 : lane); j++)
+			acc = op_add(t, acc, a[base + j]);
+		return acc;
+	case 12:
+	case 13:
+	case 15:
+	case 16: {
+		int is_min = f == 12 || f == 15;
+		uint64_t end = f <= 13 ? lane + 1 : lane;
+
+		if (end == 0)
+			return is_min ? min_identity(t) : max_identity(t);
+		acc = m[base];
+		for (uint64_t j = 1; j < end; j++)
+			acc = is_min ? op_min(t, acc, m[base + j]) : op_max(t, acc, m[base + j]);
+		return acc;
+	}
+	case 17:
+	case 18:
+	case 19: return s[i];
+	case 20:
+	case 21:
+	case 22: return s[i]; /* delta or mask >= W: own value */
+	case 23: return s[base + w - 1];
+	case 24: return s[base];
+	case 25: return s[base + (lane + 1) % w];
+	}
+	return 0;
+}
+
+static void
+run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape *sh,
+	 unsigned shape_index, struct tally *tl)
+{
+	const struct conf_type *t = &conf_types[type];
+	clwarp_backend backend;
+	unsigned w;
+	size_t n = shape_items(sh), lt = shape_local_items(sh);
+	uint64_t *s = calloc(n, 8), *a = calloc(n, 8), *m = calloc(n, 8);
+	uint32_t *args = calloc(n * 4, 4);
+	void *host = calloc(n, t->size), *out = calloc(n * NF, t->size);
+	cl_mem bs, ba, bm, bargs, bout;
+	clwarp_kernel *k = NULL;
+	uint32_t ub, ud;
+	int lane_order;
+	double start;
+
+	engine_backend(e, &backend, &w);
+	/* The local backend promises lane order for add: test it with inexact sums. */
+	lane_order = backend == CLWARP_BACKEND_LOCAL;
+	rng_seed(type * 1000 + shape_index * 10 + w);
+	gen_inputs(t, n, w, lane_order, s, a, m);
+	for (size_t i = 0; i < n; i++) {
+		args[i * 4 + 0] = (uint32_t)(rng() % (3 * w + 1));
+		args[i * 4 + 1] = (uint32_t)(rng() % (w + 3));
+		args[i * 4 + 2] = (uint32_t)(rng() % (w + 3));
+		args[i * 4 + 3] = (uint32_t)(rng() % (2 * w + 1));
+		if (i % 17 == 0)
+			args[i * 4 + 1] = 0xffffffffu;
+		if (i % 19 == 0)
+			args[i * 4 + 2] = 0x80000001u;
+		if (i % 23 == 0)
+			args[i * 4 + 3] = 0xfffffffeu;
+	}
+	ub = 37u + 11u * shape_index;
+	ud = shape_index == 0 ? 1u : shape_index == 1 ? w - 1 : 2u;
+
+	pack(t, s, n, host);
+	bs = new_buffer(e, n * t->size, host);
+	pack(t, a, n, host);
+	ba = new_buffer(e, n * t->size, host);
+	pack(t, m, n, host);
+	bm = new_buffer(e, n * t->size, host);
+	bargs = new_buffer(e, n * 16, args);
+	bout = new_buffer(e, n * NF * t->size, NULL);
+
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_type", &k));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 7);
+	check_warp_info(e, k, sh);
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bs));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, ba));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 2, bm));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 3, bargs));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 4, sizeof(ub), &ub));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 5, sizeof(ud), &ud));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 6, bout));
+	start = now_ms();
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, sh->dims, sh->global, sh->local, NULL));
+	fprintf(stderr, "  %s W=%u %s: launch %.0f ms\n", t->name, w, sh->name, now_ms() - start);
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, n * NF * t->size, out));
+
+	for (unsigned f = 0; f < NF; f++) {
+		for (size_t i = 0; i < n; i++) {
+			uint64_t want = type_expected(t, f, i, lt, w, s, a, m, args, ub, ud);
+			uint64_t got = unpack_one(t, out, f * n + i);
+
+			tl->checked++;
+			if (got == want)
+				continue;
+			/* fmin/fmax of NaNs only: any NaN will do */
+			if (is_minmax_field(f) && is_nan(t, want) && is_nan(t, got))
+				continue;
+			mismatch(tl, "%s %s W=%u %s: %s, item %zu (lane %zu of warp %zu of group %zu): got 0x%0*" PRIx64 " want 0x%0*" PRIx64,
+				 t->name, clwarp_backend_name(backend), w, sh->name, field_names[f], i,
+				 (i % lt) % w, (i % lt) / w, i / lt, (int)t->size * 2, got,
+				 (int)t->size * 2, want);
+		}
+	}
+	clwarp_kernel_free(k);
+	clReleaseMemObject(bs);
+	clReleaseMemObject(ba);
+	clReleaseMemObject(bm);
+	clReleaseMemObject(bargs);
+	clReleaseMemObject(bout);
+	free(s);
+	free(a);
+	free(m);
+	free(args);
+	free(host);
+	free(out);
+}
+
+/* Every primitive of one type on every shape; 0 when the type is not supported. */
+static int
+check_type(clwarp_engine *e, unsigned type, struct tally *tl)
+{
+	clwarp_program *p;
+	struct shape shapes[4];
+	unsigned count, w;
+	clwarp_backend backend;
+
+	if (type == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64) {
+		fprintf(stderr, "double: skipped, the device has no fp64\n");
+		return 0;
+	}
+	engine_backend(e, &backend, &w);
+	p = build_type(e, type);
+	count = make_shapes(w, clwarp_engine_device_info(e)->max_work_group_size, 0, shapes);
+	ck_assert_uint_ge(count, 1);
+	for (unsigned i = 0; i < count; i++)
+		run_type(e, p, type, &shapes[i], i, tl);
+	return 1;
+}
+
+/* --------------------------------------------------------------- votes */
+
+#define PATTERNS 6
+#define NV (3 * PATTERNS + 6)
+
+static const char *const vote_names[6] = {
+	"warp_lane_id", "warp_id", "warp_count", "warp_size", "warp_barrier (write, read)",
+	"warp_barrier (read, write)",
+};
+
+static void
+run_votes(clwarp_engine *e, clwarp_program *p, const struct shape *sh, struct tally *tl)
+{
+	clwarp_backend backend;
+	unsigned w;
+	size_t n = shape_items(sh), lt = shape_local_items(sh);
+	int32_t *preds = calloc(PATTERNS * n, 4);
+	uint64_t *out = calloc(NV * n, 8);
+	cl_mem bp, bout;
+	clwarp_kernel *k = NULL;
+	double start;
+
+	engine_backend(e, &backend, &w);
+	rng_seed(77 + w);
+	for (size_t i = 0; i < n; i++) {
+		size_t lane = (i % lt) % w;
+
+		preds[0 * n + i] = (int32_t)(i % 5) - 7;           /* all true, none of them 1 */
+		preds[1 * n + i] = 0;                              /* none */
+		preds[2 * n + i] = (int32_t)(lane & 1);            /* alternating lanes */
+		preds[3 * n + i] = rng() % 3 == 0 ? (int32_t)(rng() | 1) : 0; /* random */
+		preds[4 * n + i] = lane == w - 1 ? INT32_MIN : 0;  /* only the last lane */
+		preds[5 * n + i] = lane != 0;                      /* all but lane 0 */
+	}
+	/* in the random pattern, warp 0 all true and warp 1 all false */
+	for (size_t i = 0; i < w && 2 * (size_t)w <= n; i++) {
+		preds[3 * n + i] = 1;
+		preds[3 * n + w + i] = 0;
+	}
+	bp = new_buffer(e, PATTERNS * n * 4, preds);
+	bout = new_buffer(e, NV * n * 8, NULL);
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_votes", &k));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 3);
+	check_warp_info(e, k, sh);
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bp));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_local(k, 2, lt * 4));
+	start = now_ms();
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, sh->dims, sh->global, sh->local, NULL));
+	fprintf(stderr, "  votes W=%u %s: launch %.0f ms\n", w, sh->name, now_ms() - start);
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, NV * n * 8, out));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t lid = i % lt, lane = lid % w, base = i - lane;
+		uint64_t full = w == 64 ? ~0ull : (1ull << w) - 1;
+		uint64_t want[NV];
+
+		for (unsigned pt = 0; pt < PATTERNS; pt++) {
+			uint64_t ballot = 0;
+
+			for (unsigned j = 0; j < w; j++)
+				ballot |= (uint64_t)(preds[pt * n + base + j] != 0) << j;
+			want[3 * pt + 0] = ballot == full;
+			want[3 * pt + 1] = ballot != 0;
+			want[3 * pt + 2] = ballot;
+		}
+		want[3 * PATTERNS + 0] = lane;
+		want[3 * PATTERNS + 1] = lid / w;
+		want[3 * PATTERNS + 2] = lt / w;
+		want[3 * PATTERNS + 3] = w;
+		want[3 * PATTERNS + 4] = (uint32_t)((base + (lane + 1) % w) * 3 + 1);
+		want[3 * PATTERNS + 5] = (uint32_t)((base + (lane + w - 1) % w) * 5 + 2);
+		for (unsigned f = 0; f < NV; f++) {
+			char name[64];
+			uint64_t got = out[f * n + i];
+
+			tl->checked++;
+			if (got == want[f])
+				continue;
+			if (f < 3 * PATTERNS)
+				snprintf(name, sizeof(name), "%s, pattern %u",
+					 f % 3 == 0 ? "warp_all" : f % 3 == 1 ? "warp_any" : "warp_ballot", f / 3);
+			else
+				snprintf(name, sizeof(name), "%s", vote_names[f - 3 * PATTERNS]);
+			mismatch(tl, "votes %s W=%u %s: %s, item %zu (lane %zu of warp %zu of group %zu): got 0x%" PRIx64 " want 0x%" PRIx64,
+				 clwarp_backend_name(backend), w, sh->name, name, i, lane, lid / w, i / lt,
+				 got, want[f]);
+		}
+	}
+	clwarp_kernel_free(k);
+	clReleaseMemObject(bp);
+	clReleaseMemObject(bout);
+	free(preds);
+	free(out);
+}
+
+static void
+check_votes(clwarp_engine *e, struct tally *tl)
+{
+	clwarp_program *p;
+	struct shape shapes[4];
+	unsigned count, w;
+	clwarp_backend backend;
+
+	engine_backend(e, &backend, &w);
+	p = build_type(e, TYPE_INT);
+	count = make_shapes(w, clwarp_engine_device_info(e)->max_work_group_size, 1, shapes);
+	ck_assert_uint_ge(count, 1);
+	for (unsigned i = 0; i < count; i++)
+		run_votes(e, p, &shapes[i], tl);
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* The backend the environment asks for is the one the engine uses: a silent
+ * fallback (e.g. khr to local) fails here. */
+START_TEST(test_backend_reported)
+{
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	const char *want = getenv("CLWARP_BACKEND");
+	const char *want_w = getenv("CLWARP_WARP_SIZE");
+	clwarp_backend backend;
+	unsigned w;
+
+	engine_backend(e, &backend, &w);
+	fprintf(stderr, "device %s: backend %s, warp size %u, fp64 %s\n",
+		clwarp_engine_device_info(e)->name, clwarp_backend_name(backend), w,
+		clwarp_engine_device_info(e)->has_fp64 ? "yes" : "no");
+	ck_assert_int_ne(backend, CLWARP_BACKEND_AUTO);
+	if (want && *want && strcmp(want, "auto") != 0) {
+		clwarp_backend forced;
+
+		ck_assert_clwarp_ok(clwarp_backend_from_name(want, &forced));
+		ck_assert_msg(backend == forced, "CLWARP_BACKEND=%s but the engine uses %s", want,
+			      clwarp_backend_name(backend));
+	}
+	if (backend == CLWARP_BACKEND_LOCAL)
+		ck_assert_uint_eq(w, want_w && *want_w ? (unsigned)atoi(want_w) : 32);
+	else if (backend == CLWARP_BACKEND_KHR || backend == CLWARP_BACKEND_NV)
+		ck_assert_uint_eq(w, 32);
+	else if (backend == CLWARP_BACKEND_INTEL)
+		ck_assert_uint_eq(w, 16);
+	/* asking again gives the same answer */
+	{
+		clwarp_backend again;
+		unsigned w2;
+
+		engine_backend(e, &again, &w2);
+		ck_assert_int_eq(again, backend);
+		ck_assert_uint_eq(w2, w);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Every primitive for one type (the loop index) on every launch shape. */
+START_TEST(test_type_primitives)
+{
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	struct tally tl = { 0 };
+	char what[64];
+
+	if (check_type(e, (unsigned)_i, &tl)) {
+		snprintf(what, sizeof(what), "%s primitives", conf_types[_i].name);
+		tally_assert(&tl, what);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_votes_ids_barrier)
+{
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	struct tally tl = { 0 };
+
+	check_votes(e, &tl);
+	tally_assert(&tl, "votes, ids and warp_barrier");
+	clwarp_engine_free(e);
+}
+END_TEST
+
+static void
+assert_contract_error(clwarp_status s, unsigned w, const char *what)
+{
+	char num[32];
+	const char *msg = clwarp_last_error();
+
+	snprintf(num, sizeof(num), "%u", w);
+	ck_assert_msg(s == CLWARP_ERROR_WARP_CONTRACT, "%s: got %s (%s), want a warp contract error",
+		      what, clwarp_status_to_str(s), msg);
+	ck_assert_msg(strstr(msg, "warp size") && strstr(msg, num),
+		      "%s: the message does not name the warp size %u: \"%s\"", what, w, msg);
+}
+
+/* The host refuses launches that would break the warp contract. */
+START_TEST(test_warp_contract)
+{
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_program *p;
+	clwarp_kernel *k = NULL;
+	clwarp_backend backend, kb;
+	unsigned w, kw;
+	cl_mem buf;
+	size_t g1 = 0, l1 = 0, g2[2], l2[2];
+	struct tally tl = { 0 };
+	struct shape sh[4];
+
+	engine_backend(e, &backend, &w);
+	p = build_type(e, TYPE_INT);
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_votes", &k));
+	buf = new_buffer(e, 64 * 1024, NULL);
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, buf));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_local(k, 2, 4 * 64 * 4));
+
+	/* NULL local: the driver would pick any size */
+	g1 = 4 * (size_t)w;
+	assert_contract_error(clwarp_kernel_launch(k, 1, &g1, NULL, NULL), w, "NULL local");
+	assert_contract_error(clwarp_kernel_warp_info(k, 1, NULL, &kb, &kw), w, "warp_info, NULL local");
+
+	if (w > 1) {
+		/* 1-D: half a warp; 3/2 of a warp */
+		l1 = w / 2;
+		g1 = 2 * l1;
+		assert_contract_error(clwarp_kernel_launch(k, 1, &g1, &l1, NULL), w, "local W/2");
+		assert_contract_error(clwarp_kernel_warp_info(k, 1, &l1, &kb, &kw), w, "warp_info, local W/2");
+		l1 = 3 * (size_t)w / 2;
+		g1 = 2 * l1;
+		assert_contract_error(clwarp_kernel_launch(k, 1, &g1, &l1, NULL), w, "local 3W/2");
+		/* 2-D whose product is not a multiple either */
+		l2[0] = w / 2;
+		l2[1] = 3;
+		g2[0] = 2 * l2[0];
+		g2[1] = 3;
+		assert_contract_error(clwarp_kernel_launch(k, 2, g2, l2, NULL), w, "local (W/2, 3)");
+	}
+	/* a legal size: warp_info agrees with the engine */
+	l1 = w;
+	ck_assert_clwarp_ok(clwarp_kernel_warp_info(k, 1, &l1, &kb, &kw));
+	ck_assert_int_eq(kb, backend);
+	ck_assert_uint_eq(kw, w);
+	clwarp_kernel_free(k);
+	clReleaseMemObject(buf);
+
+	/* refused launches leave the kernel usable */
+	make_shapes(w, clwarp_engine_device_info(e)->max_work_group_size, 1, sh);
+	run_votes(e, p, &sh[0], &tl);
+	tally_assert(&tl, "votes after refused launches");
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Save an environment variable and unset it; restore_env puts it back
+ * (tests also run in one process under CK_FORK=no). */
+static char *
+unset_env(const char *name)
+{
+	const char *v = getenv(name);
+	char *saved = v ? strdup(v) : NULL;
+
+	unsetenv(name);
+	return saved;
+}
+
+static void
+restore_env(const char *name, char *saved)
+{
+	if (saved)
+		setenv(name, saved, 1);
+	else
+		unsetenv(name);
+	free(saved);
+}
+
+static const unsigned forced_widths[] = { 8, 64, 1 };
+
+/* The local backend forced by option at widths 8, 64 and 1 passes the core
+ * subset (int with votes, float). */
+START_TEST(test_forced_local_width)
+{
+	unsigned want_w = forced_widths[_i];
+	char *saved_backend = unset_env("CLWARP_BACKEND");
+	char *saved_width = unset_env("CLWARP_WARP_SIZE");
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_LOCAL, want_w);
+	clwarp_backend backend;
+	unsigned w;
+	struct tally tl = { 0 };
+	char what[64];
+
+	engine_backend(e, &backend, &w);
+	ck_assert_int_eq(backend, CLWARP_BACKEND_LOCAL);
+	ck_assert_uint_eq(w, want_w);
+	check_type(e, TYPE_INT, &tl);
+	check_type(e, TYPE_FLOAT, &tl);
+	check_votes(e, &tl);
+	snprintf(what, sizeof(what), "local backend, width %u", want_w);
+	tally_assert(&tl, what);
+	clwarp_engine_free(e);
+	restore_env("CLWARP_BACKEND", saved_backend);
+	restore_env("CLWARP_WARP_SIZE", saved_width);
+}
+END_TEST
+
+static void
+assert_unavailable(clwarp_backend forced, int by_env)
+{
+	clwarp_engine *e;
+	clwarp_backend backend;
+	unsigned w;
+	clwarp_program *p = NULL;
+	clwarp_status s;
+	const char *name = clwarp_backend_name(forced);
+
+	if (by_env)
+		setenv("CLWARP_BACKEND", name, 1);
+	e = conf_engine(by_env ? CLWARP_BACKEND_AUTO : forced, 0);
+	s = clwarp_engine_backend(e, &backend, &w);
+	ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "forcing %s%s: got %s (%s)", name,
+		      by_env ? " by CLWARP_BACKEND" : "", clwarp_status_to_str(s), clwarp_last_error());
+	ck_assert_msg(strstr(clwarp_last_error(), name), "the message does not name %s: \"%s\"", name,
+		      clwarp_last_error());
+	/* and again: the verdict sticks, no fallback on the second call */
+	ck_assert_int_eq(clwarp_engine_backend(e, &backend, &w), CLWARP_ERROR_BACKEND_UNAVAILABLE);
+	s = clwarp_program_build_source(e, "kernel void f(global int *o) { o[0] = 1; }\n", NULL, NULL,
+					&p, NULL);
+	ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "building with %s forced: got %s", name,
+		      clwarp_status_to_str(s));
+	ck_assert_ptr_null(p);
+	clwarp_engine_free(e);
+	if (by_env)
+		unsetenv("CLWARP_BACKEND");
+}
+
+/* Forcing a backend the device cannot run is an error naming it, not a fallback. */
+START_TEST(test_forced_unavailable)
+{
+	char *saved_backend = unset_env("CLWARP_BACKEND");
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	const clwarp_device_info *info = clwarp_engine_device_info(e);
+	int nv = info->nv_warp_size != 0, subgroups = info->has_subgroups;
+	int tested = 0;
+
+	clwarp_engine_free(e);
+	if (!nv) {
+		assert_unavailable(CLWARP_BACKEND_NV, 0);
+		assert_unavailable(CLWARP_BACKEND_NV, 1);
+		tested++;
+	}
+	if (!subgroups) {
+		assert_unavailable(CLWARP_BACKEND_KHR, 0);
+		tested++;
+	}
+	if (!tested)
+		fprintf(stderr, "forced_unavailable: the device has NVIDIA warps and sub-groups, nothing to test\n");
+	restore_env("CLWARP_BACKEND", saved_backend);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("warp", &tc);
+
+	tcase_add_test(tc, test_backend_reported);
+	tcase_add_loop_test(tc, test_type_primitives, 0, TYPE_COUNT);
+	tcase_add_test(tc, test_votes_ids_barrier);
+	tcase_add_test(tc, test_warp_contract);
+	tcase_add_loop_test(tc, test_forced_local_width, 0,
+			    (int)(sizeof(forced_widths) / sizeof(forced_widths[0])));
+	tcase_add_test(tc, test_forced_unavailable);
+	return test_main(s);
+}
