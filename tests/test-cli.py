@@ -19,6 +19,7 @@ import tempfile
 import unittest
 
 BINARY = os.path.abspath(os.environ["CLWARP_RUN"]) if os.environ.get("CLWARP_RUN") else ""
+SOURCE_ROOT = os.environ.get("CLWARP_SOURCE_ROOT", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 MASK64 = (1 << 64) - 1
 
 KERNELS = {
@@ -414,6 +415,16 @@ class CliTest(unittest.TestCase):
         self.assertEqual(len(doc), len(lines))
         self.assertIn("backend", doc[0])
         self.assertRegex(doc[0]["index"], r"^\d+:\d+$")
+
+    def test_warp_size_option_is_never_silently_ignored(self):
+        # -w is the local backend's width: where the device runs a native
+        # backend, a different -w must be refused, not ignored.
+        warp_sum = os.path.join(SOURCE_ROOT, "kernels", "examples", "warp_sum.cl")
+        native = json.loads(self.ok("--json", warp_sum)[0])["backend"] != "local"
+        if native:
+            self.usage_error("-w", "16", warp_sum, pattern=r"add -b local")
+        out, _ = self.ok("-b", "local", "-w", "16", "--json", warp_sum)
+        self.assertEqual(json.loads(out)["warp_size"], 16)
 
     def test_version_and_help(self):
         out, _ = self.ok("--version")

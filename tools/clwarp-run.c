@@ -862,6 +862,11 @@ run(struct run_state *s, int argc, char **argv)
 	status = clwarp_engine_backend(s->engine, &backend, &warp);
 	if (status != CLWARP_OK)
 		return library_error("no warp backend", status);
+	/* -w sets the local backend's width; on a native backend it would be
+	 * silently ignored and the results would be for another width. */
+	if (o->warp_size && o->warp_size != warp)
+		return usage_error("-w %u: the %s backend runs warps of %u; add -b local to emulate width %u",
+				   o->warp_size, clwarp_backend_name(backend), warp, o->warp_size);
 	dev = clwarp_engine_device_info(s->engine);
 
 	/* Sizes against the device, then host memory. */
