@@ -283,7 +283,7 @@ backend_resolve(clwarp_engine *e, const struct backend_config **config)
 CLWARP_EXPORT clwarp_status
 clwarp_engine_backend(clwarp_engine *engine, clwarp_backend *backend, unsigned *warp_size)
 {
-	const struct backend_config *config;
+	const struct backend_config *config = NULL;
 	clwarp_status status;
 
 	clear_error();

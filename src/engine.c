@@ -52,7 +52,7 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 		 uint64_t *cache_max)
 {
 	const char *v;
-	uint64_t n;
+	uint64_t n = 0;
 	int level = o->log_level;
 	clwarp_status status;
 

@@ -401,7 +401,7 @@ CLWARP_EXPORT clwarp_status
 clwarp_program_build_source(clwarp_engine *engine, const char *source, const char *name,
 			    const char *options, clwarp_program **program, clwarp_build_info *info)
 {
-	const struct backend_config *config;
+	const struct backend_config *config = NULL;
 	clwarp_status status;
 
 	clear_error();
@@ -423,7 +423,7 @@ CLWARP_EXPORT clwarp_status
 clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *options,
 			  clwarp_program **program, clwarp_build_info *info)
 {
-	const struct backend_config *config;
+	const struct backend_config *config = NULL;
 	char *text = NULL, *dir;
 	const char *slash;
 	size_t size;
