@@ -218,20 +218,27 @@ rng(void)
 	return rng_state;
 }
 
-/* A float/double NaN: quiet with a payload, or signalling and negative. */
+/* A float/double NaN with a payload: quiet (kind 0), signalling and
+ * negative (kind 1), quiet and negative (kind 2). */
 static uint64_t
-nan_bits(const struct conf_type *t, uint64_t r, int signalling)
+nan_bits(const struct conf_type *t, uint64_t r, int kind)
 {
+	static const uint64_t head32[3] = { 0x7fc00000ull, 0xff800000ull, 0xffc00000ull };
+	static const uint64_t head64[3] = { 0x7ff8000000000000ull, 0xfff0000000000000ull,
+					    0xfff8000000000000ull };
+
 	if (t->size == 4)
-		return (signalling ? 0xff800000ull : 0x7fc00000ull) | (r & 0x3fffffull) | 1u;
-	return (signalling ? 0xfff0000000000000ull : 0x7ff8000000000000ull) |
-	       (r & 0x7ffffffffffffull) | 1u;
+		return head32[kind] | (r & 0x3fffffull) | 1u;
+	return head64[kind] | (r & 0x7ffffffffffffull) | 1u;
 }
 
-/* Inputs for one type launch: shuffle sources with every odd bit pattern,
- * add inputs whose sums are exact (any order) unless `lane_order`, min/max
- * inputs with the extremes, infinities and NaNs (never a zero: fmin's choice
- * between -0.0 and +0.0 is free), and one warp of only NaNs. */
+/* Inputs for one type launch: shuffle sources with every odd bit pattern
+ * (signalling NaNs included), add inputs whose sums are exact (any order)
+ * unless `lane_order`, min/max inputs with the extremes, infinities and
+ * quiet NaNs of both signs, and one warp of only NaNs. Never a zero in
+ * min/max (fmin's choice between -0.0 and +0.0 is free) and no signalling
+ * NaN: OpenCL leaves those to the device, and Oclgrind's double fmin turns
+ * fmin(sNaN, x) into a quiet NaN instead of x. */
 static void
 gen_inputs(const struct conf_type *t, size_t n, unsigned w, int lane_order, uint64_t *s,
 	   uint64_t *a, uint64_t *m)
@@ -290,7 +297,7 @@ gen_inputs(const struct conf_type *t, size_t n, unsigned w, int lane_order, uint
 		} else if (i % 31 == 2) {
 			m[i] = max_identity(t); /* -inf */
 		} else if (i % 29 == 2 || i % 31 == 3 || i % 37 == 5) {
-			m[i] = nan_bits(t, r, i % 2);
+			m[i] = nan_bits(t, r, i % 2 ? 2 : 0);
 		} else {
 			int64_t k = (int64_t)(r % 200001u) - 100000;
 			if (k == 0)
@@ -301,7 +308,7 @@ gen_inputs(const struct conf_type *t, size_t n, unsigned w, int lane_order, uint
 	/* warp 1 (when there is one) is all NaN: min/max and their scans give NaN */
 	if (t->kind == K_FLOAT && n >= 2 * (size_t)w)
 		for (size_t i = w; i < 2 * (size_t)w; i++)
-			m[i] = nan_bits(t, rng(), i % 2);
+			m[i] = nan_bits(t, rng(), i % 2 ? 2 : 0);
 }
 
 /* ------------------------------------------------------------- launches */
@@ -406,6 +413,9 @@ struct tally {
 	char first[512];
 };
 
+#ifdef __GNUC__
+__attribute__((format(printf, 2, 3)))
+#endif
 static void
 mismatch(struct tally *tl, const char *fmt, ...)
 {
@@ -460,9 +470,16 @@ conformance_path(void)
 	return path;
 }
 
-/* An engine with the disk cache meson gives the tests (none without it). */
+/*
+ * An engine with the disk cache meson gives the tests (none without it, or
+ * when `disk_cache` is 0). The default engine's int program is shared by
+ * three tests, each in its own process, and reruns come from the cache. The
+ * forced-width engines build each program once per run and go without: on
+ * PoCL 3.1, storing a binary compiles every kernel once more (a generic
+ * work-group function), ~4 s a program on a loaded 2-core machine.
+ */
 static clwarp_engine *
-conf_engine(clwarp_backend backend, unsigned warp_size)
+conf_engine(clwarp_backend backend, unsigned warp_size, int disk_cache)
 {
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
@@ -471,7 +488,7 @@ conf_engine(clwarp_backend backend, unsigned warp_size)
 	clwarp_engine_options_init(&o);
 	o.backend = backend;
 	o.warp_size = warp_size;
-	if (cache && *cache)
+	if (disk_cache && cache && *cache)
 		o.cache_dir = cache;
 	else
 		o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
@@ -531,71 +548,95 @@ check_warp_info(clwarp_engine *e, clwarp_kernel *k, const struct shape *sh)
 
 /* ------------------------------------------------------ type primitives */
 
-#define NF 27
+#define FIXED_FIELDS 15
+#define NU 8
+#define NF (FIXED_FIELDS + 5 * NU)
 
-static const char *const field_names[NF] = {
+static const char *const fixed_names[FIXED_FIELDS] = {
 	"warp_shuffle(s, per-lane src)", "warp_shuffle_down(s, per-lane delta)",
 	"warp_shuffle_up(s, per-lane delta)", "warp_shuffle_xor(s, per-lane mask)",
-	"warp_broadcast(s, ub)", "warp_shuffle_down(s, ud)", "warp_shuffle_up(s, ud)",
-	"warp_shuffle_xor(s, ud)", "helper warp_reduce_add(a)", "warp_reduce_min(m)",
-	"warp_reduce_max(m)", "warp_scan_inclusive_add(a)", "warp_scan_inclusive_min(m)",
-	"warp_scan_inclusive_max(m)", "warp_scan_exclusive_add(a)", "warp_scan_exclusive_min(m)",
-	"warp_scan_exclusive_max(m)", "warp_shuffle_down(s, 0)", "warp_shuffle_up(s, 0)",
-	"warp_shuffle_xor(s, 0)", "warp_shuffle_down(s, W)", "warp_shuffle_up(s, W)",
-	"warp_shuffle_xor(s, W)", "warp_broadcast(s, W-1)", "warp_shuffle(s, W)",
-	"helper(helper) warp_shuffle(s, lane+1)", "warp_reduce_add(a)",
+	"warp_reduce_add(a)", "warp_reduce_min(m)", "warp_reduce_max(m)",
+	"warp_scan_inclusive_add(a)", "warp_scan_inclusive_min(m)", "warp_scan_inclusive_max(m)",
+	"warp_scan_exclusive_add(a)", "warp_scan_exclusive_min(m)", "warp_scan_exclusive_max(m)",
+	"helper: warp_reduce_add(a)", "helper(helper): warp_shuffle(s, lane + 1)",
 };
+
+static const char *const uniform_names[5] = {
+	"warp_shuffle_down", "warp_shuffle_up", "warp_shuffle_xor", "warp_shuffle", "warp_broadcast",
+};
+
+static void
+field_name(unsigned f, const uint32_t *uni, char *buf, size_t size)
+{
+	if (f < FIXED_FIELDS)
+		snprintf(buf, size, "%s", fixed_names[f]);
+	else
+		snprintf(buf, size, "%s(s, %" PRIu32 ")", uniform_names[(f - FIXED_FIELDS) % 5],
+			 uni[(f - FIXED_FIELDS) / 5]);
+}
 
 static int
 is_minmax_field(unsigned f)
 {
-	return f == 9 || f == 10 || f == 12 || f == 13 || f == 15 || f == 16;
+	return f == 5 || f == 6 || f == 8 || f == 9 || f == 11 || f == 12;
+}
+
+/* shuffle semantics shared by per-lane and uniform operands */
+static uint64_t
+ref_shuffle(unsigned op, uint64_t d, uint64_t i, uint64_t lane, uint64_t base, unsigned w,
+	    const uint64_t *s)
+{
+	switch (op) {
+	case 0: return lane + d < w ? s[i + d] : s[i];                    /* down */
+	case 1: return lane >= d ? s[i - d] : s[i];                       /* up */
+	case 2: return (lane ^ d) < w ? s[base + (lane ^ d)] : s[i];      /* xor */
+	default: return s[base + d % w];                                  /* shuffle, broadcast */
+	}
 }
 
 /* The reference for field f of slot i; lt = work-group size. */
 static uint64_t
 type_expected(const struct conf_type *t, unsigned f, size_t i, size_t lt, unsigned w,
 	      const uint64_t *s, const uint64_t *a, const uint64_t *m, const uint32_t *args,
-	      uint32_t ub, uint32_t ud)
+	      const uint32_t *uni)
 {
 	uint64_t lane = (i % lt) % w, base = i - lane;
-	uint64_t d, acc;
+	uint64_t acc;
 
+	if (f >= FIXED_FIELDS)
+		return ref_shuffle((f - FIXED_FIELDS) % 5, uni[(f - FIXED_FIELDS) / 5], i, lane, base,
+				   w, s);
 	switch (f) {
-	case 0: return s[base + args[i * 4 + 0] % w];
-	case 1: d = args[i * 4 + 1]; return lane + d < w ? s[i + d] : s[i];
-	case 2: d = args[i * 4 + 2]; return lane >= d ? s[i - d] : s[i];
-	case 3: d = args[i * 4 + 3]; return (lane ^ d) < w ? s[base + (lane ^ d)] : s[i];
-	case 4: return s[base + ub % w];
-	case 5: return lane + ud < w ? s[i + ud] : s[i];
-	case 6: return lane >= ud ? s[i - ud] : s[i];
-	case 7: return (lane ^ ud) < w ? s[base + (lane ^ ud)] : s[i];
-	case 8:
-	case 26: /* lane order; the inputs make it exact unless the backend promises that order */
+	case 0: return ref_shuffle(3, args[i * 4 + 0], i, lane, base, w, s);
+	case 1: return ref_shuffle(0, args[i * 4 + 1], i, lane, base, w, s);
+	case 2: return ref_shuffle(1, args[i * 4 + 2], i, lane, base, w, s);
+	case 3: return ref_shuffle(2, args[i * 4 + 3], i, lane, base, w, s);
+	case 4:
+	case 13: /* lane order; the inputs make it exact unless the backend promises that order */
 		acc = a[base];
 		for (unsigned j = 1; j < w; j++)
 			acc = op_add(t, acc, a[base + j]);
 		return acc;
-	case 9:
-	case 10:
+	case 5:
+	case 6:
 		acc = m[base];
 		for (unsigned j = 1; j < w; j++)
-			acc = f == 9 ? op_min(t, acc, m[base + j]) : op_max(t, acc, m[base + j]);
+			acc = f == 5 ? op_min(t, acc, m[base + j]) : op_max(t, acc, m[base + j]);
 		return acc;
-	case 11:
-	case 14:
-		if (f == 14 && lane == 0)
+	case 7:
+	case 10:
+		if (f == 10 && lane == 0)
 			return 0;
 		acc = a[base];
-		for (uint64_t j = 1; j < (f == 11 ? lane + 1 : lane); j++)
+		for (uint64_t j = 1; j < (f == 7 ? lane + 1 : lane); j++)
 			acc = op_add(t, acc, a[base + j]);
 		return acc;
-	case 12:
-	case 13:
-	case 15:
-	case 16: {
-		int is_min = f == 12 || f == 15;
-		uint64_t end = f <= 13 ? lane + 1 : lane;
+	case 8:
+	case 9:
+	case 11:
+	case 12: {
+		int is_min = f == 8 || f == 11;
+		uint64_t end = f <= 9 ? lane + 1 : lane;
 
 		if (end == 0)
 			return is_min ? min_identity(t) : max_identity(t);
@@ -604,15 +645,7 @@ type_expected(const struct conf_type *t, unsigned f, size_t i, size_t lt, unsign
 			acc = is_min ? op_min(t, acc, m[base + j]) : op_max(t, acc, m[base + j]);
 		return acc;
 	}
-	case 17:
-	case 18:
-	case 19: return s[i];
-	case 20:
-	case 21:
-	case 22: return s[i]; /* delta or mask >= W: own value */
-	case 23: return s[base + w - 1];
-	case 24: return s[base];
-	case 25: return s[base + (lane + 1) % w];
+	case 14: return s[base + (lane + 1) % w];
 	}
 	return 0;
 }
@@ -628,9 +661,9 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 	uint64_t *s = calloc(n, 8), *a = calloc(n, 8), *m = calloc(n, 8);
 	uint32_t *args = calloc(n * 4, 4);
 	void *host = calloc(n, t->size), *out = calloc(n * NF, t->size);
-	cl_mem bs, ba, bm, bargs, bout;
+	cl_mem bs, ba, bm, bargs, buni, bout;
 	clwarp_kernel *k = NULL;
-	uint32_t ub, ud;
+	uint32_t uni[NU], nu = NU;
 	int lane_order;
 	double start;
 
@@ -651,8 +684,15 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 		if (i % 23 == 0)
 			args[i * 4 + 3] = 0xfffffffeu;
 	}
-	ub = 37u + 11u * shape_index;
-	ud = shape_index == 0 ? 1u : shape_index == 1 ? w - 1 : 2u;
+	/* uniform operands: 0, 1, 2, W-1, W (>= width), W+1, one past 32, and ~0 */
+	uni[0] = 0;
+	uni[1] = 1;
+	uni[2] = 2;
+	uni[3] = w - 1;
+	uni[4] = w;
+	uni[5] = w + 1;
+	uni[6] = 37u + 11u * shape_index;
+	uni[7] = 0xffffffffu;
 
 	pack(t, s, n, host);
 	bs = new_buffer(e, n * t->size, host);
@@ -661,6 +701,7 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 	pack(t, m, n, host);
 	bm = new_buffer(e, n * t->size, host);
 	bargs = new_buffer(e, n * 16, args);
+	buni = new_buffer(e, sizeof(uni), uni);
 	bout = new_buffer(e, n * NF * t->size, NULL);
 
 	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_type", &k));
@@ -670,8 +711,8 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, ba));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 2, bm));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 3, bargs));
-	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 4, sizeof(ub), &ub));
-	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 5, sizeof(ud), &ud));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 4, buni));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 5, sizeof(nu), &nu));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 6, bout));
 	start = now_ms();
 	ck_assert_clwarp_ok(clwarp_kernel_launch(k, sh->dims, sh->global, sh->local, NULL));
@@ -680,8 +721,9 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 
 	for (unsigned f = 0; f < NF; f++) {
 		for (size_t i = 0; i < n; i++) {
-			uint64_t want = type_expected(t, f, i, lt, w, s, a, m, args, ub, ud);
+			uint64_t want = type_expected(t, f, i, lt, w, s, a, m, args, uni);
 			uint64_t got = unpack_one(t, out, f * n + i);
+			char name[96];
 
 			tl->checked++;
 			if (got == want)
@@ -689,8 +731,9 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 			/* fmin/fmax of NaNs only: any NaN will do */
 			if (is_minmax_field(f) && is_nan(t, want) && is_nan(t, got))
 				continue;
+			field_name(f, uni, name, sizeof(name));
 			mismatch(tl, "%s %s W=%u %s: %s, item %zu (lane %zu of warp %zu of group %zu): got 0x%0*" PRIx64 " want 0x%0*" PRIx64,
-				 t->name, clwarp_backend_name(backend), w, sh->name, field_names[f], i,
+				 t->name, clwarp_backend_name(backend), w, sh->name, name, i,
 				 (i % lt) % w, (i % lt) / w, i / lt, (int)t->size * 2, got,
 				 (int)t->size * 2, want);
 		}
@@ -700,6 +743,7 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 	clReleaseMemObject(ba);
 	clReleaseMemObject(bm);
 	clReleaseMemObject(bargs);
+	clReleaseMemObject(buni);
 	clReleaseMemObject(bout);
 	free(s);
 	free(a);
@@ -849,7 +893,7 @@ check_votes(clwarp_engine *e, struct tally *tl)
  * fallback (e.g. khr to local) fails here. */
 START_TEST(test_backend_reported)
 {
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	const char *want = getenv("CLWARP_BACKEND");
 	const char *want_w = getenv("CLWARP_WARP_SIZE");
 	clwarp_backend backend;
@@ -889,7 +933,7 @@ END_TEST
 /* Every primitive for one type (the loop index) on every launch shape. */
 START_TEST(test_type_primitives)
 {
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	struct tally tl = { 0 };
 	char what[64];
 
@@ -903,7 +947,7 @@ END_TEST
 
 START_TEST(test_votes_ids_barrier)
 {
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	struct tally tl = { 0 };
 
 	check_votes(e, &tl);
@@ -928,7 +972,7 @@ assert_contract_error(clwarp_status s, unsigned w, const char *what)
 /* The host refuses launches that would break the warp contract. */
 START_TEST(test_warp_contract)
 {
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	clwarp_program *p;
 	clwarp_kernel *k = NULL;
 	clwarp_backend backend, kb;
@@ -1008,13 +1052,14 @@ restore_env(const char *name, char *saved)
 static const unsigned forced_widths[] = { 8, 64, 1 };
 
 /* The local backend forced by option at widths 8, 64 and 1 passes the core
- * subset (int with votes, float). */
+ * subset: every primitive on int, votes, ids and warp_barrier, on every
+ * launch shape. */
 START_TEST(test_forced_local_width)
 {
 	unsigned want_w = forced_widths[_i];
 	char *saved_backend = unset_env("CLWARP_BACKEND");
 	char *saved_width = unset_env("CLWARP_WARP_SIZE");
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_LOCAL, want_w);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_LOCAL, want_w, 0);
 	clwarp_backend backend;
 	unsigned w;
 	struct tally tl = { 0 };
@@ -1024,7 +1069,6 @@ START_TEST(test_forced_local_width)
 	ck_assert_int_eq(backend, CLWARP_BACKEND_LOCAL);
 	ck_assert_uint_eq(w, want_w);
 	check_type(e, TYPE_INT, &tl);
-	check_type(e, TYPE_FLOAT, &tl);
 	check_votes(e, &tl);
 	snprintf(what, sizeof(what), "local backend, width %u", want_w);
 	tally_assert(&tl, what);
@@ -1046,7 +1090,7 @@ assert_unavailable(clwarp_backend forced, int by_env)
 
 	if (by_env)
 		setenv("CLWARP_BACKEND", name, 1);
-	e = conf_engine(by_env ? CLWARP_BACKEND_AUTO : forced, 0);
+	e = conf_engine(by_env ? CLWARP_BACKEND_AUTO : forced, 0, 1);
 	s = clwarp_engine_backend(e, &backend, &w);
 	ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "forcing %s%s: got %s (%s)", name,
 		      by_env ? " by CLWARP_BACKEND" : "", clwarp_status_to_str(s), clwarp_last_error());
@@ -1068,7 +1112,7 @@ assert_unavailable(clwarp_backend forced, int by_env)
 START_TEST(test_forced_unavailable)
 {
 	char *saved_backend = unset_env("CLWARP_BACKEND");
-	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	const clwarp_device_info *info = clwarp_engine_device_info(e);
 	int nv = info->nv_warp_size != 0, subgroups = info->has_subgroups;
 	int tested = 0;
