@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "algo.h"
 #include "device.h"
 #include "error.h"
 #include "program.h"
@@ -132,6 +133,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	pthread_mutex_init(&e->programs_lock, NULL);
 	pthread_mutex_init(&e->backend_lock, NULL);
+	pthread_mutex_init(&e->algorithms_lock, NULL);
 	status = engine_configure(e, options, device_spec, &cache_max);
 	if (status == CLWARP_OK && !(e->flags & CLWARP_ENGINE_NO_DISK_CACHE))
 		status = diskcache_open(&e->disk, options->cache_dir,
@@ -248,6 +250,7 @@ clwarp_engine_free(clwarp_engine *e)
 {
 	if (!e)
 		return;
+	algorithms_free(e);
 	program_free_all(e);
 	if (e->queue)
 		clReleaseCommandQueue(e->queue);
@@ -257,6 +260,7 @@ clwarp_engine_free(clwarp_engine *e)
 	diskcache_close(&e->disk);
 	pthread_mutex_destroy(&e->programs_lock);
 	pthread_mutex_destroy(&e->backend_lock);
+	pthread_mutex_destroy(&e->algorithms_lock);
 	free(e);
 }
 

@@ -57,6 +57,9 @@ struct clwarp_engine {
 	clwarp_status backend_status;
 	char backend_error[1024];
 	struct backend_config backend;
+
+	pthread_mutex_t algorithms_lock; /* guards `algorithms` (src/algorithms.c) */
+	struct algorithms *algorithms;
 };
 
 #endif

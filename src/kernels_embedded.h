@@ -9,5 +9,9 @@ extern const char clwarp_kernel_warp_khr[];
 extern const char clwarp_kernel_warp_intel[];
 extern const char clwarp_kernel_warp_nv[];
 extern const char clwarp_kernel_warp_probe[];
+extern const char clwarp_kernel_algorithms_common[];
+extern const char clwarp_kernel_algorithms_reduce[];
+extern const char clwarp_kernel_algorithms_scan[];
+extern const char clwarp_kernel_algorithms_rows[];
 
 #endif

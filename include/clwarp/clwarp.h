@@ -323,4 +323,6 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_write(clwarp_engine *engine, cl_mem bu
 }
 #endif
 
+#include "clwarp/algorithms.h"
+
 #endif /* CLWARP_CLWARP_H */

@@ -1,0 +1,587 @@
+// CUB baseline for bench/algorithms-bench.c: the same operations, data, sizes and GB/s convention.
+// SPDX-License-Identifier: MIT
+//
+// Build on an NVIDIA machine (nvcc 12+ ships CUB):
+//   nvcc -O3 -arch=sm_90 -std=c++17 bench/cub-bench.cu -o cub-bench
+// Run:
+//   cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--tsv FILE] [--ops LIST]
+//
+// Timing: cudaEvents recorded around each call on the default stream, median
+// of R repetitions after a warm-up call that is also checked against a host
+// reference (a wrong answer stops the run). That includes launch overhead,
+// like the wall time of `call; clFinish` in algorithms-bench. Temporary
+// storage is allocated outside the timing, once, and grown when a call
+// needs more. GB/s counts the bytes the operation must move at the least,
+// 1 GB = 1e9 bytes (see bytes_moved()).
+//
+// TSV backends: "cub" for the device-wide calls (cub::Device*), "cub-kernel"
+// for small kernels written here on CUB's block/warp primitives (WarpReduce
+// per row of 32, BlockReduce softmax per row of 256), "cuda-memcpy" and
+// "cuda-kernel" for the copy bandwidth (cudaMemcpy device to device, and a
+// float4 copy kernel like algorithms-bench's).
+
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int kLog2Floor = 10;
+constexpr int kLog2Ceil = 28;
+constexpr uint64_t kSeed = 0x2545F4914F6CDD1Dull;
+
+const char *const kDefaultOps = "reduce,scan,compact,segreduce,softmax";
+const char *const kAllOps = "reduce,minmax,scan,exscan,compact,segreduce,softmax";
+
+[[noreturn]] void die(const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "cub-bench: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+#define CUDA_CHECK(call)                                                                    \
+	do {                                                                                    \
+		cudaError_t err_ = (call);                                                          \
+		if (err_ != cudaSuccess)                                                            \
+			die("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(err_));      \
+	} while (0)
+
+// xorshift64*: the same stream as algorithms-bench.
+uint64_t rng_next(uint64_t &s)
+{
+	s ^= s >> 12;
+	s ^= s << 25;
+	s ^= s >> 27;
+	return s * 0x2545F4914F6CDD1Dull;
+}
+
+bool in_list(const std::string &list, const std::string &name)
+{
+	size_t p = 0;
+	while (p <= list.size()) {
+		size_t e = list.find(',', p);
+		if (e == std::string::npos)
+			e = list.size();
+		if (list.compare(p, e - p, name) == 0)
+			return true;
+		p = e + 1;
+	}
+	return false;
+}
+
+struct GtZero {
+	__host__ __device__ bool operator()(float x) const { return x > 0.0f; }
+};
+
+// One warp per row of 32: the CUB counterpart of a warp-per-row reduction.
+__global__ void warp_rows32(const float *in, float *out, size_t rows)
+{
+	using WarpReduce = cub::WarpReduce<float>;
+	__shared__ typename WarpReduce::TempStorage temp[8];
+	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	size_t row = (size_t)blockIdx.x * 8 + warp;
+	float v = row < rows ? in[row * 32 + lane] : 0.0f;
+	float s = WarpReduce(temp[warp]).Sum(v);
+	if (lane == 0 && row < rows)
+		out[row] = s;
+}
+
+// One block of 256 threads per row of 256: max, exp, sum, divide.
+__global__ void softmax_rows256(const float *in, float *out)
+{
+	using BlockReduce = cub::BlockReduce<float, 256>;
+	__shared__ typename BlockReduce::TempStorage temp;
+	__shared__ float bcast;
+	size_t i = (size_t)blockIdx.x * 256 + threadIdx.x;
+	float x = in[i];
+	float m = BlockReduce(temp).Reduce(x, ::cuda::maximum<>{});
+	if (threadIdx.x == 0)
+		bcast = m;
+	__syncthreads();
+	float e = __expf(x - bcast);
+	__syncthreads(); // temp and bcast are reused
+	float s = BlockReduce(temp).Sum(e);
+	if (threadIdx.x == 0)
+		bcast = s;
+	__syncthreads();
+	out[i] = e / bcast;
+}
+
+__global__ void copy4(const float4 *in, float4 *out, size_t n4)
+{
+	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < n4)
+		out[i] = in[i];
+}
+
+enum Kind { REDUCE, SCAN, COMPACT, SEGREDUCE, WARPROWS, SOFTMAX };
+
+struct Case {
+	const char *group, *backend, *op, *type;
+	Kind kind;
+	int combine;   // 0 add, 1 min, 2 max
+	int inclusive;
+	size_t row;
+	const char *bytes;
+};
+
+const Case kCases[] = {
+	{"reduce", "cub", "reduce_add", "float", REDUCE, 0, 0, 0, "n*4 read"},
+	{"reduce", "cub", "reduce_add", "int", REDUCE, 0, 0, 0, "n*4 read"},
+	{"minmax", "cub", "reduce_min", "float", REDUCE, 1, 0, 0, "n*4 read"},
+	{"minmax", "cub", "reduce_max", "float", REDUCE, 2, 0, 0, "n*4 read"},
+	{"scan", "cub", "scan_inclusive_add", "float", SCAN, 0, 1, 0, "2n*4 read+write"},
+	{"scan", "cub", "scan_inclusive_add", "int", SCAN, 0, 1, 0, "2n*4 read+write"},
+	{"exscan", "cub", "scan_exclusive_add", "float", SCAN, 0, 0, 0, "2n*4 read+write"},
+	{"exscan", "cub", "scan_exclusive_add", "int", SCAN, 0, 0, 0, "2n*4 read+write"},
+	{"compact", "cub", "compact_gt0", "float", COMPACT, 0, 0, 0,
+	 "n*4 read + selected*4 written, predicate x > 0, ~50% selected"},
+	{"segreduce", "cub", "segmented_reduce_add_r32", "float", SEGREDUCE, 0, 0, 32,
+	 "n*4 read + rows*4 written; offsets not counted"},
+	{"segreduce", "cub-kernel", "segmented_reduce_add_r32", "float", WARPROWS, 0, 0, 32,
+	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row"},
+	{"segreduce", "cub", "segmented_reduce_add_r256", "float", SEGREDUCE, 0, 0, 256,
+	 "n*4 read + rows*4 written; offsets not counted"},
+	{"segreduce", "cub", "segmented_reduce_add_r1024", "float", SEGREDUCE, 0, 0, 1024,
+	 "n*4 read + rows*4 written; offsets not counted"},
+	{"softmax", "cub-kernel", "softmax_r256", "float", SOFTMAX, 0, 0, 256,
+	 "2n*4 read+write; cub::BlockReduce, one block per row"},
+};
+
+struct Bench {
+	size_t max_n = 0;
+	std::vector<float> hf;
+	std::vector<int32_t> hi;
+	std::vector<float> got;
+	float *d_in_f = nullptr; // the float input; the int input is its own buffer
+	int32_t *d_in_i = nullptr;
+	float *d_out = nullptr;
+	int *d_offsets = nullptr;
+	int *d_small = nullptr;
+	void *d_temp = nullptr;
+	size_t temp_bytes = 0;
+	size_t selected = 0;
+	int reps = 20;
+	cudaEvent_t ev0, ev1;
+};
+
+void ensure_temp(Bench &b, size_t bytes)
+{
+	if (bytes <= b.temp_bytes)
+		return;
+	if (b.d_temp)
+		CUDA_CHECK(cudaFree(b.d_temp));
+	CUDA_CHECK(cudaMalloc(&b.d_temp, bytes));
+	b.temp_bytes = bytes;
+}
+
+// Runs one call of case c at size n with the temporary storage in place (size query first).
+void run_case(Bench &b, const Case &c, size_t n, bool query)
+{
+	// The size query writes tb; a real call only reads it.
+	size_t tb = query ? 0 : b.temp_bytes;
+	void *t = query ? nullptr : b.d_temp;
+	bool is_int = strcmp(c.type, "int") == 0;
+	int64_t nn = (int64_t)n;
+
+	switch (c.kind) {
+	case REDUCE:
+		if (is_int)
+			CUDA_CHECK(cub::DeviceReduce::Sum(t, tb, b.d_in_i, (int32_t *)b.d_small, nn));
+		else if (c.combine == 0)
+			CUDA_CHECK(cub::DeviceReduce::Sum(t, tb, b.d_in_f, (float *)b.d_small, nn));
+		else if (c.combine == 1)
+			CUDA_CHECK(cub::DeviceReduce::Min(t, tb, b.d_in_f, (float *)b.d_small, nn));
+		else
+			CUDA_CHECK(cub::DeviceReduce::Max(t, tb, b.d_in_f, (float *)b.d_small, nn));
+		break;
+	case SCAN:
+		if (is_int && c.inclusive)
+			CUDA_CHECK(cub::DeviceScan::InclusiveSum(t, tb, b.d_in_i, (int32_t *)b.d_out, nn));
+		else if (is_int)
+			CUDA_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, b.d_in_i, (int32_t *)b.d_out, nn));
+		else if (c.inclusive)
+			CUDA_CHECK(cub::DeviceScan::InclusiveSum(t, tb, b.d_in_f, b.d_out, nn));
+		else
+			CUDA_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, b.d_in_f, b.d_out, nn));
+		break;
+	case COMPACT:
+		CUDA_CHECK(cub::DeviceSelect::If(t, tb, b.d_in_f, b.d_out, b.d_small, nn, GtZero{}));
+		break;
+	case SEGREDUCE:
+		CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(t, tb, b.d_in_f, b.d_out, (int64_t)(n / c.row),
+		                                           b.d_offsets, b.d_offsets + 1));
+		break;
+	case WARPROWS:
+		if (!query) {
+			size_t rows = n / 32;
+			warp_rows32<<<(unsigned)((rows + 7) / 8), 256>>>(b.d_in_f, b.d_out, rows);
+			CUDA_CHECK(cudaGetLastError());
+		}
+		break;
+	case SOFTMAX:
+		if (!query) {
+			softmax_rows256<<<(unsigned)(n / 256), 256>>>(b.d_in_f, b.d_out);
+			CUDA_CHECK(cudaGetLastError());
+		}
+		break;
+	}
+	if (query)
+		ensure_temp(b, tb);
+}
+
+[[noreturn]] void wrong(const Case &c, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "cub-bench: WRONG RESULT from %s %s %s, n = %zu: ", c.backend, c.op, c.type, n);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+double sum_tolerance(double sum, double abs_sum) { return 0.05 + 1e-5 * fabs(sum) + 1e-8 * abs_sum; }
+
+void check(Bench &b, const Case &c, size_t n)
+{
+	bool is_int = strcmp(c.type, "int") == 0;
+	const float *x = b.hf.data();
+
+	switch (c.kind) {
+	case REDUCE: {
+		if (is_int) {
+			int32_t got;
+			uint32_t want = 0;
+			CUDA_CHECK(cudaMemcpy(&got, b.d_small, 4, cudaMemcpyDeviceToHost));
+			for (size_t j = 0; j < n; j++)
+				want += (uint32_t)b.hi[j];
+			if ((uint32_t)got != want)
+				wrong(c, n, "got %d, expected %d", got, (int32_t)want);
+		} else {
+			float got;
+			CUDA_CHECK(cudaMemcpy(&got, b.d_small, 4, cudaMemcpyDeviceToHost));
+			if (c.combine == 0) {
+				double want = 0, abs_sum = 0;
+				for (size_t j = 0; j < n; j++) {
+					want += x[j];
+					abs_sum += fabs(x[j]);
+				}
+				if (!(fabs(got - want) <= sum_tolerance(want, abs_sum)))
+					wrong(c, n, "got %.9g, expected %.9g", got, want);
+			} else {
+				float want = c.combine == 1 ? INFINITY : -INFINITY;
+				for (size_t j = 0; j < n; j++)
+					want = c.combine == 1 ? fminf(want, x[j]) : fmaxf(want, x[j]);
+				if (got != want)
+					wrong(c, n, "got %.9g, expected %.9g", got, want);
+			}
+		}
+		break;
+	}
+	case SCAN: {
+		CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, n * 4, cudaMemcpyDeviceToHost));
+		if (is_int) {
+			const int32_t *g = (const int32_t *)b.got.data();
+			uint32_t run = 0;
+			for (size_t j = 0; j < n; j++) {
+				uint32_t before = run;
+				run += (uint32_t)b.hi[j];
+				uint32_t want = c.inclusive ? run : before;
+				if ((uint32_t)g[j] != want)
+					wrong(c, n, "element %zu is %d, expected %d", j, g[j], (int32_t)want);
+			}
+		} else {
+			double run = 0, abs_run = 0;
+			for (size_t j = 0; j < n; j++) {
+				double before = run;
+				run += x[j];
+				abs_run += fabs(x[j]);
+				double want = c.inclusive ? run : before;
+				if (!(fabs(b.got[j] - want) <= sum_tolerance(want, abs_run)))
+					wrong(c, n, "element %zu is %.9g, expected %.9g", j, b.got[j], want);
+			}
+		}
+		break;
+	}
+	case COMPACT: {
+		int count;
+		size_t m = 0;
+		CUDA_CHECK(cudaMemcpy(&count, b.d_small, 4, cudaMemcpyDeviceToHost));
+		for (size_t j = 0; j < n; j++)
+			m += x[j] > 0;
+		if ((size_t)count != m)
+			wrong(c, n, "count %d, expected %zu", count, m);
+		CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, m * 4, cudaMemcpyDeviceToHost));
+		m = 0;
+		for (size_t j = 0; j < n; j++)
+			if (x[j] > 0) {
+				if (b.got[m] != x[j])
+					wrong(c, n, "selected element %zu is %.9g, expected %.9g", m, b.got[m], x[j]);
+				m++;
+			}
+		b.selected = m;
+		break;
+	}
+	case SEGREDUCE:
+	case WARPROWS: {
+		size_t rows = n / c.row;
+		CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, rows * 4, cudaMemcpyDeviceToHost));
+		for (size_t r = 0; r < rows; r++) {
+			double want = 0, abs_sum = 0;
+			for (size_t j = r * c.row; j < (r + 1) * c.row; j++) {
+				want += x[j];
+				abs_sum += fabs(x[j]);
+			}
+			if (!(fabs(b.got[r] - want) <= 1e-3 + 1e-6 * abs_sum))
+				wrong(c, n, "row %zu sums to %.9g, expected %.9g", r, b.got[r], want);
+		}
+		break;
+	}
+	case SOFTMAX: {
+		size_t rows = n / c.row;
+		CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, n * 4, cudaMemcpyDeviceToHost));
+		for (size_t r = 0; r < rows; r++) {
+			const float *xr = x + r * c.row;
+			double mx = -INFINITY, s = 0;
+			for (size_t j = 0; j < c.row; j++)
+				mx = std::max(mx, (double)xr[j]);
+			for (size_t j = 0; j < c.row; j++)
+				s += exp(xr[j] - mx);
+			for (size_t j = 0; j < c.row; j++) {
+				double want = exp(xr[j] - mx) / s, g = b.got[r * c.row + j];
+				if (!(fabs(g - want) <= 1e-7 + 1e-4 * want))
+					wrong(c, n, "row %zu element %zu is %.9g, expected %.9g", r, j, g, want);
+			}
+		}
+		break;
+	}
+	}
+}
+
+double bytes_moved(const Case &c, size_t n, size_t selected)
+{
+	switch (c.kind) {
+	case REDUCE:
+		return 4.0 * n;
+	case SCAN:
+	case SOFTMAX:
+		return 8.0 * n;
+	case COMPACT:
+		return 4.0 * (double)(n + selected);
+	case SEGREDUCE:
+	case WARPROWS:
+		return 4.0 * (double)(n + n / c.row);
+	}
+	return 0;
+}
+
+int reps_for(const Bench &b, size_t n) { return n > ((size_t)1 << 24) ? std::max(1, b.reps / 2) : b.reps; }
+
+// Median milliseconds of fn() between two events on the default stream.
+template <typename F> double time_ms(Bench &b, size_t n, F fn)
+{
+	int reps = reps_for(b, n);
+	std::vector<double> t(reps);
+	for (int r = 0; r < reps; r++) {
+		CUDA_CHECK(cudaEventRecord(b.ev0));
+		fn();
+		CUDA_CHECK(cudaEventRecord(b.ev1));
+		CUDA_CHECK(cudaEventSynchronize(b.ev1));
+		float ms;
+		CUDA_CHECK(cudaEventElapsedTime(&ms, b.ev0, b.ev1));
+		t[r] = ms;
+	}
+	std::sort(t.begin(), t.end());
+	return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+}
+
+void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--tsv FILE] [--ops LIST]\n"
+	        "  --ops LIST   %s (default), or any of %s; \"all\" for every one\n"
+	        "  sizes n = 2^min .. 2^max (default 2^%d .. 2^%d, fewer where three buffers of n\n"
+	        "  floats do not fit the GPU's free memory); reps default 20, half above 2^24\n",
+	        kDefaultOps, kAllOps, kLog2Floor, kLog2Ceil);
+}
+
+struct Row {
+	double ms = -1, gbps = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+	int min_log2 = kLog2Floor, max_log2 = kLog2Ceil;
+	std::string ops = kDefaultOps;
+	const char *tsv_path = nullptr;
+	Bench b;
+
+	for (int i = 1; i < argc; i++) {
+		std::string a = argv[i];
+		auto value = [&](void) -> const char * {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "cub-bench: %s needs a value\n", a.c_str());
+				usage(stderr);
+				exit(2);
+			}
+			return argv[++i];
+		};
+		if (a == "--min-log2")
+			min_log2 = atoi(value());
+		else if (a == "--max-log2")
+			max_log2 = atoi(value());
+		else if (a == "--reps")
+			b.reps = atoi(value());
+		else if (a == "--tsv")
+			tsv_path = value();
+		else if (a == "--ops")
+			ops = value();
+		else if (a == "-h" || a == "--help") {
+			usage(stdout);
+			return 0;
+		} else {
+			fprintf(stderr, "cub-bench: unknown argument '%s'\n", a.c_str());
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (ops == "all")
+		ops = kAllOps;
+	if (min_log2 < kLog2Floor || max_log2 > kLog2Ceil || min_log2 > max_log2 || b.reps < 1) {
+		fprintf(stderr, "cub-bench: sizes must lie in 2^%d .. 2^%d and reps be >= 1\n", kLog2Floor,
+		        kLog2Ceil);
+		return 2;
+	}
+
+	cudaDeviceProp prop;
+	size_t free_b, total_b;
+	int dev;
+	CUDA_CHECK(cudaGetDevice(&dev));
+	CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+	CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+	while (max_log2 > min_log2 && 3.0 * 4.0 * (double)((size_t)1 << max_log2) > 0.9 * (double)free_b)
+		max_log2--;
+	int cub_v = CUB_VERSION;
+	printf("device: %s (sm_%d%d, %.1f GiB, CUB %d.%d.%d)\n", prop.name, prop.major, prop.minor,
+	       (double)total_b / (1 << 30), cub_v / 100000, cub_v / 100 % 1000, cub_v % 100);
+	printf("timing: cudaEvents around each call, median of %d (%d above 2^24) after a checked\n"
+	       "        warm-up; temp storage allocated outside the timing. n = 2^%d .. 2^%d\n",
+	       b.reps, std::max(1, b.reps / 2), min_log2, max_log2);
+	printf("GB/s:   minimum bytes the operation must move / time, 1 GB = 1e9 bytes\n");
+	fflush(stdout);
+
+	b.max_n = (size_t)1 << max_log2;
+	b.hf.resize(b.max_n);
+	b.hi.resize(b.max_n);
+	b.got.resize(b.max_n);
+	uint64_t s = kSeed;
+	for (size_t j = 0; j < b.max_n; j++) {
+		int32_t k = (int32_t)(rng_next(s) >> 55) - 256;
+		b.hi[j] = k;
+		b.hf[j] = (float)k / 256.0f;
+	}
+	CUDA_CHECK(cudaMalloc(&b.d_in_f, b.max_n * 4));
+	CUDA_CHECK(cudaMalloc(&b.d_in_i, b.max_n * 4));
+	CUDA_CHECK(cudaMalloc(&b.d_out, b.max_n * 4));
+	CUDA_CHECK(cudaMalloc(&b.d_small, 64));
+	CUDA_CHECK(cudaMalloc(&b.d_offsets, (b.max_n / 32 + 1) * sizeof(int)));
+	CUDA_CHECK(cudaMemcpy(b.d_in_f, b.hf.data(), b.max_n * 4, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(b.d_in_i, b.hi.data(), b.max_n * 4, cudaMemcpyHostToDevice));
+	// Never let d_temp be NULL in a real call: CUB would take it for a size query.
+	ensure_temp(b, (size_t)1 << 20);
+	CUDA_CHECK(cudaEventCreate(&b.ev0));
+	CUDA_CHECK(cudaEventCreate(&b.ev1));
+
+	FILE *tsv = nullptr;
+	if (tsv_path) {
+		tsv = fopen(tsv_path, "w");
+		if (!tsv)
+			die("cannot write %s", tsv_path);
+		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\n");
+	}
+	auto tsv_row = [&](const char *backend, const char *op, const char *type, size_t n, Row r) {
+		if (tsv && r.ms >= 0)
+			fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\n", prop.name, backend, op, type, n, r.ms,
+			        r.gbps);
+	};
+
+	// Copy bandwidth: cudaMemcpy and a float4 kernel, read + write bytes.
+	std::vector<Row> memcpy_bw(kLog2Ceil + 1), kernel_bw(kLog2Ceil + 1);
+	for (int l = min_log2; l <= max_log2; l++) {
+		size_t n = (size_t)1 << l, n4 = n / 4;
+		unsigned blocks = (unsigned)((n4 + 255) / 256);
+		CUDA_CHECK(cudaMemcpy(b.d_out, b.d_in_f, n * 4, cudaMemcpyDeviceToDevice));
+		double ms = time_ms(b, n, [&] {
+			CUDA_CHECK(cudaMemcpyAsync(b.d_out, b.d_in_f, n * 4, cudaMemcpyDeviceToDevice));
+		});
+		memcpy_bw[l] = {ms, 8.0 * n / (ms * 1e-3) / 1e9};
+		copy4<<<blocks, 256>>>((const float4 *)b.d_in_f, (float4 *)b.d_out, n4);
+		CUDA_CHECK(cudaDeviceSynchronize());
+		ms = time_ms(b, n, [&] {
+			copy4<<<blocks, 256>>>((const float4 *)b.d_in_f, (float4 *)b.d_out, n4);
+		});
+		kernel_bw[l] = {ms, 8.0 * n / (ms * 1e-3) / 1e9};
+		CUDA_CHECK(cudaGetLastError());
+		tsv_row("cuda-memcpy", "copy", "float", n, memcpy_bw[l]);
+		tsv_row("cuda-kernel", "copy", "float", n, kernel_bw[l]);
+	}
+
+	for (const Case &c : kCases) {
+		if (!in_list(ops, c.group))
+			continue;
+		printf("\n%s %s [%s]  GB/s = (%s) / median cudaEvent time\n", c.op, c.type, c.backend, c.bytes);
+		printf("%10s %10s %10s %10s %10s\n", "n", "GB/s", "median ms", "memcpy", "copy4");
+		for (int l = min_log2; l <= max_log2; l++) {
+			size_t n = (size_t)1 << l;
+			if (c.row && n < c.row)
+				continue;
+			if (c.kind == SEGREDUCE) {
+				std::vector<int> off(n / c.row + 1);
+				for (size_t r = 0; r < off.size(); r++)
+					off[r] = (int)(r * c.row);
+				CUDA_CHECK(cudaMemcpy(b.d_offsets, off.data(), off.size() * sizeof(int),
+				                      cudaMemcpyHostToDevice));
+			}
+			run_case(b, c, n, true); // size query, grows the temp storage
+			run_case(b, c, n, false);
+			CUDA_CHECK(cudaDeviceSynchronize());
+			check(b, c, n);
+			double ms = time_ms(b, n, [&] { run_case(b, c, n, false); });
+			Row r{ms, bytes_moved(c, n, b.selected) / (ms * 1e-3) / 1e9};
+			printf("%10zu %10.2f %10.4f %10.2f %10.2f\n", n, r.gbps, r.ms, memcpy_bw[l].gbps,
+			       kernel_bw[l].gbps);
+			fflush(stdout);
+			tsv_row(c.backend, c.op, c.type, n, r);
+		}
+	}
+	printf("\ncopy (device bandwidth, read + write bytes)\n%10s %12s %12s\n", "n", "memcpy GB/s",
+	       "copy4 GB/s");
+	for (int l = min_log2; l <= max_log2; l++)
+		printf("%10zu %12.2f %12.2f\n", (size_t)1 << l, memcpy_bw[l].gbps, kernel_bw[l].gbps);
+	if (tsv && fclose(tsv) != 0)
+		die("writing %s failed", tsv_path);
+	cudaFree(b.d_temp);
+	cudaFree(b.d_in_f);
+	cudaFree(b.d_in_i);
+	cudaFree(b.d_out);
+	cudaFree(b.d_small);
+	cudaFree(b.d_offsets);
+	return 0;
+}

@@ -1,0 +1,111 @@
+/* libclwarp device-wide algorithms: reduce, scan, compaction and per-row work on the warp layer. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_ALGORITHMS_H
+#define CLWARP_ALGORITHMS_H
+
+#include "clwarp/clwarp.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Every call here works on device buffers of any length n >= 0, builds its
+ * kernels (kernels/algorithms/) through the engine, so they are cached and
+ * use the engine's warp backend like user kernels, and is safe to call from
+ * several threads on one engine.
+ *
+ * Each call enqueues its work on the engine's queue. With @p event NULL it
+ * waits for the result; otherwise it returns at once with an event for the
+ * last command, which the caller releases. Temporary device memory is owned
+ * by the engine and reused between calls.
+ *
+ * Accuracy: integer results are exact (with the wrap-around of the type on
+ * overflow). Float and double sums are computed in the element type, in a
+ * tree order; docs/algorithms.md gives the error bounds that the tests
+ * check against a double-precision (long double for double) host sum.
+ */
+
+/** Element types. */
+typedef enum clwarp_type {
+	CLWARP_TYPE_INT = 0,
+	CLWARP_TYPE_UINT,
+	CLWARP_TYPE_LONG,
+	CLWARP_TYPE_ULONG,
+	CLWARP_TYPE_FLOAT,
+	CLWARP_TYPE_DOUBLE,   /**< only where the device has cl_khr_fp64 */
+} clwarp_type;
+
+/** Combining operations; min and max of floats follow fmin/fmax (NaN is ignored). */
+typedef enum clwarp_op {
+	CLWARP_OP_ADD = 0,
+	CLWARP_OP_MIN,
+	CLWARP_OP_MAX,
+} clwarp_op;
+
+/** @return the size of one element of @p type in bytes, 0 for an unknown type. */
+CLWARP_EXPORT size_t clwarp_type_size(clwarp_type type);
+
+/**
+ * Reduce @p n elements of @p in with @p op into element 0 of @p result.
+ * For n == 0 the result is the identity (0, the type's largest value for
+ * min, its smallest for max; +/-INFINITY for floats).
+ */
+CLWARP_EXPORT clwarp_status clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op,
+                                          cl_mem in, size_t n, cl_mem result, cl_event *event);
+
+/**
+ * Scan @p n elements of @p in into @p out (which may be @p in). Inclusive:
+ * out[i] = in[0] op ... op in[i]; exclusive: out[0] = identity,
+ * out[i] = in[0] op ... op in[i-1].
+ */
+CLWARP_EXPORT clwarp_status clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op,
+                                        int inclusive, cl_mem in, cl_mem out, size_t n,
+                                        cl_event *event);
+
+/**
+ * Stream compaction: copy the elements x of @p in for which the OpenCL C
+ * expression @p predicate (in terms of `x`, e.g. "x > 0" or
+ * "fabs(x) < 0.5f") is true to the start of @p out, keeping their order,
+ * and write their count as a cl_uint (n < 2^32) into element 0 of @p count.
+ * @p out must hold n elements. The predicate is compiled into the kernel,
+ * so each distinct predicate is one cached build.
+ */
+CLWARP_EXPORT clwarp_status clwarp_compact(clwarp_engine *engine, clwarp_type type,
+                                           const char *predicate, cl_mem in, size_t n,
+                                           cl_mem out, cl_mem count, cl_event *event);
+
+/**
+ * Stable partition: like clwarp_compact, and the rejected elements follow
+ * the selected ones in @p out, also in their original order.
+ */
+CLWARP_EXPORT clwarp_status clwarp_partition(clwarp_engine *engine, clwarp_type type,
+                                             const char *predicate, cl_mem in, size_t n,
+                                             cl_mem out, cl_mem count, cl_event *event);
+
+/**
+ * Batched rows: @p rows rows of @p row_length consecutive elements each.
+ * Segmented reduce writes one result per row to @p out; segmented scan
+ * writes the per-row scan to @p out (rows * row_length elements).
+ */
+CLWARP_EXPORT clwarp_status clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type,
+                                                    clwarp_op op, cl_mem in, size_t rows,
+                                                    size_t row_length, cl_mem out,
+                                                    cl_event *event);
+CLWARP_EXPORT clwarp_status clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type,
+                                                  clwarp_op op, int inclusive, cl_mem in,
+                                                  size_t rows, size_t row_length, cl_mem out,
+                                                  cl_event *event);
+
+/**
+ * Row-wise softmax of float rows: out[r][j] = exp(x[r][j] - max_r) / sum_r.
+ * @p out may be @p in.
+ */
+CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, size_t rows,
+                                                size_t row_length, cl_mem out, cl_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLWARP_ALGORITHMS_H */

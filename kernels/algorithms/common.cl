@@ -1,0 +1,246 @@
+/* libclwarp algorithms: helpers shared by reduce.cl, scan.cl and rows.cl.
+ *
+ * The library puts these defines before this file (see src/algorithms.c):
+ *   T, T_VEC, VEC          element type, its VEC-wide vector type, VEC
+ *   ID                     the identity of OP
+ *   OP(a, b)               the combining operation
+ *   WARP_REDUCE(v), WARP_SCAN_EXCL(v)   the matching warp_* calls
+ *   WG                     work-group size (a multiple of CLWARP_WARP_SIZE)
+ *   ITEMS_K                vectors per work-item in a scan tile
+ * and, for the look-back, CLWARP_ALGO_WARP_LOOKBACK where a warp may run
+ * warp calls on its own (every backend but local; enabled on nv).
+ *
+ * Warp calls: on the local backend every warp_* function is a work-group
+ * barrier, so every helper here that calls one is called by the whole
+ * work-group with the same trip counts; divergence is only ever in code
+ * without warp calls. */
+
+#define WARPS (WG / CLWARP_WARP_SIZE)
+#define TILE (WG * ITEMS_K * VEC)
+#define ITEMS (ITEMS_K * VEC)
+
+/* Look-back status words: (epoch << 2) | state; an older epoch reads as "not yet". */
+#define STATE_AGGREGATE 1u
+#define STATE_PREFIX 2u
+
+/* Vector <-> private array of VEC elements. */
+#if VEC == 4
+#define VEC_SPLIT(dst, v) do { (dst)[0] = (v).s0; (dst)[1] = (v).s1; (dst)[2] = (v).s2; (dst)[3] = (v).s3; } while (0)
+#define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1], (src)[2], (src)[3]))
+#elif VEC == 2
+#define VEC_SPLIT(dst, v) do { (dst)[0] = (v).s0; (dst)[1] = (v).s1; } while (0)
+#define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1]))
+#else
+#error "VEC must be 2 or 4"
+#endif
+
+/*
+ * Block scan of a tile held in registers: a[k * NV + c] is element
+ * ((warp_id * NK + k) * W + lane) * NV + c of the tile (W = warp width).
+ * Each warp scans its NK chunks of W * NV consecutive elements, then the
+ * warp totals are combined in local memory. On return a[] holds the
+ * inclusive (or exclusive) scan within the tile; the result is the tile's
+ * total, the same on every work-item. sm: WARPS elements of local memory.
+ */
+#define DEFINE_BLOCK_SCAN(NAME, TY, OPF, IDV, WSCAN_EXCL, NK, NV) \
+	CLWARP_INLINE TY NAME(TY *a, int inclusive, local TY *sm, CLWARP_WARP_PARAM) \
+	{ \
+		uint lane = warp_lane_id(), wid = warp_id(); \
+		TY carry = IDV; \
+		for (uint k = 0; k < (NK); k++) { \
+			TY s = a[k * (NV)]; \
+			for (uint c = 1; c < (NV); c++) \
+				s = OPF(s, a[k * (NV) + c]); \
+			TY ex = WSCAN_EXCL(s); \
+			TY tot = warp_broadcast(OPF(ex, s), CLWARP_WARP_SIZE - 1u); \
+			TY run = OPF(carry, ex); \
+			for (uint c = 0; c < (NV); c++) { \
+				TY nx = OPF(run, a[k * (NV) + c]); \
+				a[k * (NV) + c] = inclusive ? nx : run; \
+				run = nx; \
+			} \
+			carry = OPF(carry, tot); \
+		} \
+		if (lane == 0) \
+			sm[wid] = carry; \
+		barrier(CLK_LOCAL_MEM_FENCE); \
+		TY before = IDV, total = IDV; \
+		for (uint w = 0; w < WARPS; w++) { \
+			TY v = sm[w]; \
+			before = w < wid ? OPF(before, v) : before; \
+			total = OPF(total, v); \
+		} \
+		barrier(CLK_LOCAL_MEM_FENCE); \
+		for (uint i = 0; i < (NK) * (NV); i++) \
+			a[i] = OPF(before, a[i]); \
+		return total; \
+	}
+
+/* Reduce one value per work-item over the work-group; every work-item gets the result. */
+#define DEFINE_BLOCK_REDUCE(NAME, TY, OPF, WREDUCE) \
+	CLWARP_INLINE TY NAME(TY v, local TY *sm, CLWARP_WARP_PARAM) \
+	{ \
+		v = WREDUCE(v); \
+		if (warp_lane_id() == 0) \
+			sm[warp_id()] = v; \
+		barrier(CLK_LOCAL_MEM_FENCE); \
+		TY r = sm[0]; \
+		for (uint w = 1; w < WARPS; w++) \
+			r = OPF(r, sm[w]); \
+		barrier(CLK_LOCAL_MEM_FENCE); \
+		return r; \
+	}
+
+/* A device-wide fence between a value and its status word. OpenCL 1.2's
+ * mem_fence only promises order as the work-item sees it; on NVIDIA the
+ * order other SMs see needs membar.gl. */
+#ifdef CLWARP_BACKEND_NV
+#define GLOBAL_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+
+/* Values passed between work-groups (reduce partials, look-back values)
+ * move through 32-bit atomics, so they are race-free in the memory model
+ * (and for Oclgrind). The status protocol orders them, so a 64-bit value
+ * may travel as two halves. */
+#define DEFINE_SHARED_VALUE_32(TY) \
+	CLWARP_OVERLOAD void value_store(volatile global TY *p, TY v) \
+	{ \
+		atomic_xchg((volatile global uint *)p, as_uint(v)); \
+	} \
+	CLWARP_OVERLOAD TY value_load(volatile global TY *p) \
+	{ \
+		return as_##TY(atomic_or((volatile global uint *)p, 0u)); \
+	}
+#define DEFINE_SHARED_VALUE_64(TY) \
+	CLWARP_OVERLOAD void value_store(volatile global TY *p, TY v) \
+	{ \
+		uint2 h = as_uint2(v); \
+		atomic_xchg((volatile global uint *)p, h.x); \
+		atomic_xchg((volatile global uint *)p + 1, h.y); \
+	} \
+	CLWARP_OVERLOAD TY value_load(volatile global TY *p) \
+	{ \
+		uint2 h; \
+		h.x = atomic_or((volatile global uint *)p, 0u); \
+		h.y = atomic_or((volatile global uint *)p + 1, 0u); \
+		return as_##TY(h); \
+	}
+DEFINE_SHARED_VALUE_32(int)
+DEFINE_SHARED_VALUE_32(uint)
+DEFINE_SHARED_VALUE_32(float)
+DEFINE_SHARED_VALUE_64(long)
+DEFINE_SHARED_VALUE_64(ulong)
+CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
+
+/*
+ * Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
+ * with Decoupled Look-back"). Tile `tile` publishes its aggregate, then
+ * folds its predecessors' values back to the first one that has published
+ * an inclusive prefix, publishes its own inclusive prefix, and returns its
+ * exclusive prefix (the identity for tile 0) to every work-item.
+ *
+ * Values are written before their status word, with a global fence
+ * between, and read after it, behind a fence again; status words move only
+ * through atomics. A tile waits only for tiles with smaller ids, which took
+ * their id before it did and so are running: no deadlock, also where
+ * work-groups run one after another (Oclgrind) or on a thread pool (PoCL).
+ */
+#define DEFINE_LOOKBACK(NAME, TY, OPF, IDV, WREDUCE) \
+	CLWARP_INLINE TY NAME(uint tile, TY aggregate, uint epoch, volatile global uint *flags, \
+			      volatile global TY *agg, volatile global TY *pre, local TY *shared, \
+			      CLWARP_WARP_PARAM) \
+	{ \
+		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX; \
+		uint lid = get_local_id(0); \
+		if (lid == 0) { \
+			if (tile == 0) { \
+				value_store(&pre[0], aggregate); \
+				GLOBAL_FENCE(); \
+				atomic_xchg(&flags[0], fp); \
+			} else { \
+				value_store(&agg[tile], aggregate); \
+				GLOBAL_FENCE(); \
+				atomic_xchg(&flags[tile], fa); \
+			} \
+		} \
+		LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
+		barrier(CLK_LOCAL_MEM_FENCE); \
+		return *shared; \
+	}
+
+#ifdef CLWARP_ALGO_WARP_LOOKBACK
+/* Warp 0 inspects WARP_SIZE predecessors at a time: lane l reads tile
+ * j - l; the window is folded up to its nearest inclusive prefix. Lanes
+ * before tile 0 count as an inclusive prefix of the identity. */
+#define LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
+		if (tile > 0 && warp_id() == 0) { \
+			uint lane = warp_lane_id(); \
+			TY excl = IDV; \
+			for (int j = (int)tile - 1;; j -= CLWARP_WARP_SIZE) { \
+				int idx = j - (int)lane; \
+				uint f = fp; \
+				TY v = IDV; \
+				if (idx >= 0) { \
+					do { \
+						f = atomic_or(&flags[idx], 0u); \
+					} while (f != fa && f != fp); \
+					GLOBAL_FENCE(); \
+					v = value_load(f == fp ? &pre[idx] : &agg[idx]); \
+				} \
+				ulong found = warp_ballot(f == fp); \
+				uint first = found ? (uint)popcount((found & (~found + 1ul)) - 1ul) : CLWARP_WARP_SIZE; \
+				TY w = WREDUCE(lane <= first ? v : (TY)(IDV)); \
+				excl = OPF(w, excl); \
+				if (found) \
+					break; \
+			} \
+			if (lane == 0) { \
+				value_store(&pre[tile], OPF(excl, aggregate)); \
+				GLOBAL_FENCE(); \
+				atomic_xchg(&flags[tile], fp); \
+				*shared = excl; \
+			} \
+		} else if (tile == 0 && lid == 0) { \
+			*shared = IDV; \
+		}
+#else
+/* One work-item walks back one predecessor at a time. */
+#define LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
+		if (lid == 0) { \
+			TY excl = IDV; \
+			for (int j = (int)tile - 1; j >= 0; j--) { \
+				uint f; \
+				do { \
+					f = atomic_or(&flags[j], 0u); \
+				} while (f != fa && f != fp); \
+				GLOBAL_FENCE(); \
+				TY v = value_load(f == fp ? &pre[j] : &agg[j]); \
+				excl = j == (int)tile - 1 ? v : OPF(v, excl); \
+				if (f == fp) \
+					break; \
+			} \
+			if (tile > 0) { \
+				value_store(&pre[tile], OPF(excl, aggregate)); \
+				GLOBAL_FENCE(); \
+				atomic_xchg(&flags[tile], fp); \
+			} \
+			*shared = excl; \
+		}
+#endif
+
+/* The tile id: taken in launch order from a counter, so every smaller id
+ * belongs to a work-group that has started. The work-group that takes the
+ * last id resets the counter for the next launch. */
+CLWARP_INLINE uint take_tile(volatile global uint *counter, uint tiles, local uint *shared)
+{
+	if (get_local_id(0) == 0) {
+		uint t = atomic_inc(counter);
+		if (t == tiles - 1)
+			atomic_xchg(counter, 0u);
+		*shared = t;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return *shared;
+}

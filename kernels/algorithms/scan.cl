@@ -1,0 +1,145 @@
+/* libclwarp algorithms: single-pass scan and stream compaction with
+ * decoupled look-back (see common.cl). Defines from the library, beyond
+ * common.cl's: INCLUSIVE (scan), PRED_KIND 1 = compact, 2 = partition
+ * with clwarp_pred(x) the user's predicate (select). */
+
+/* Tile loads: full tiles with vector loads, the last one element by
+ * element, padded with `pad`. Element (k, c) of work-item (warp w, lane l)
+ * is tile element ((w * ITEMS_K + k) * W + l) * VEC + c: each load
+ * instruction of a warp reads W * VEC consecutive elements. */
+CLWARP_INLINE ulong tile_offset(uint k)
+{
+	return ((ulong)(warp_id() * ITEMS_K + k) * CLWARP_WARP_SIZE + warp_lane_id()) * VEC;
+}
+
+CLWARP_INLINE void load_tile(global const T *in, ulong base, ulong n, T pad, T *a)
+{
+	if (base + TILE <= n) {
+		global const T_VEC *v = (global const T_VEC *)(in + base);
+		for (uint k = 0; k < ITEMS_K; k++) {
+			T_VEC x = v[tile_offset(k) / VEC];
+			VEC_SPLIT(a + k * VEC, x);
+		}
+	} else {
+		for (uint k = 0; k < ITEMS_K; k++) {
+			ulong o = base + tile_offset(k);
+			for (uint c = 0; c < VEC; c++)
+				a[k * VEC + c] = o + c < n ? in[o + c] : pad;
+		}
+	}
+}
+
+#ifdef INCLUSIVE
+DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ITEMS_K, VEC)
+DEFINE_LOOKBACK(lookback, T, OP, ID, WARP_REDUCE)
+
+__kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles, uint epoch,
+			  volatile global uint *counter, volatile global uint *flags,
+			  volatile global T *values)
+{
+	local T sm[WARPS];
+	local T prefix_shared;
+	local uint tile_shared;
+	T a[ITEMS];
+
+	uint tile = take_tile(counter, tiles, &tile_shared);
+	ulong base = (ulong)tile * TILE;
+	load_tile(in, base, n, (T)(ID), a);
+	T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
+	T prefix = lookback(tile, aggregate, epoch, flags, values, values + tiles, &prefix_shared,
+			    CLWARP_WARP_ARG);
+	if (base + TILE <= n) {
+		global T_VEC *v = (global T_VEC *)(out + base);
+		for (uint k = 0; k < ITEMS_K; k++) {
+			T r[VEC];
+			for (uint c = 0; c < VEC; c++)
+				r[c] = OP(prefix, a[k * VEC + c]);
+			v[tile_offset(k) / VEC] = VEC_JOIN(r);
+		}
+	} else {
+		for (uint k = 0; k < ITEMS_K; k++) {
+			ulong o = base + tile_offset(k);
+			for (uint c = 0; c < VEC; c++) {
+				if (o + c < n)
+					out[o + c] = OP(prefix, a[k * VEC + c]);
+			}
+		}
+	}
+}
+#endif
+
+#ifdef PRED_KIND
+#define COUNT_ADD(a, b) ((a) + (b))
+DEFINE_BLOCK_SCAN(block_count, uint, COUNT_ADD, 0u, warp_scan_exclusive_add, ITEMS_K, VEC)
+DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
+
+/*
+ * Compaction and partition. Each tile counts its selected elements,
+ * ranks them with a block scan, and stages them in local memory in
+ * order (the rejected ones after them, for partition); the look-back over
+ * the counts gives the tile's output position, and the staged elements
+ * go out with coalesced stores. Partition writes the rejected elements
+ * from the end of `out` backwards (rejected element r at n - 1 - r);
+ * clwarp_reverse_tail then puts them in order.
+ */
+__kernel void clwarp_select(global const T *in, global T *out, global uint *count, ulong n,
+			    uint tiles, uint epoch, volatile global uint *counter,
+			    volatile global uint *flags, volatile global uint *values)
+{
+	local T stage[TILE];
+	local uint sm[WARPS];
+	local uint prefix_shared;
+	local uint tile_shared;
+	T a[ITEMS];
+	uint rank[ITEMS];
+	uint selected = 0;
+
+	uint tile = take_tile(counter, tiles, &tile_shared);
+	ulong base = (ulong)tile * TILE;
+	load_tile(in, base, n, (T)0, a);
+	for (uint k = 0; k < ITEMS_K; k++) {
+		ulong o = base + tile_offset(k);
+		for (uint c = 0; c < VEC; c++) {
+			uint s = o + c < n && clwarp_pred(a[k * VEC + c]);
+			rank[k * VEC + c] = s;
+			selected |= s << (k * VEC + c);
+		}
+	}
+	uint tile_count = block_count(rank, 0, sm, CLWARP_WARP_ARG);
+	for (uint i = 0; i < ITEMS; i++) {
+		uint pos = (uint)tile_offset(i / VEC) + i % VEC;
+		if ((selected >> i) & 1u)
+			stage[rank[i]] = a[i];
+#if PRED_KIND == 2
+		else if (base + pos < n)
+			stage[tile_count + pos - rank[i]] = a[i];
+#endif
+	}
+	uint before = lookback_count(tile, tile_count, epoch, flags, values, values + tiles,
+				     &prefix_shared, CLWARP_WARP_ARG);
+	/* lookback_count ends with a barrier: the stage is complete. */
+	for (uint i = get_local_id(0); i < tile_count; i += WG)
+		out[before + i] = stage[i];
+#if PRED_KIND == 2
+	ulong valid = n - base < TILE ? n - base : TILE;
+	ulong rejected_before = base - before;
+	for (uint i = tile_count + get_local_id(0); i < valid; i += WG)
+		out[n - 1 - (rejected_before + (i - tile_count))] = stage[i];
+#endif
+	if (tile == tiles - 1 && get_local_id(0) == 0)
+		count[0] = before + tile_count;
+}
+
+/* Partition, second step: reverse out[count[0] .. n). */
+__kernel void clwarp_reverse_tail(global T *out, global const uint *count, ulong n)
+{
+	ulong start = count[0];
+	ulong swaps = (n - start) / 2;
+	ulong i = get_global_id(0);
+	if (i < swaps) {
+		T x = out[start + i];
+		out[start + i] = out[n - 1 - i];
+		out[n - 1 - i] = x;
+	}
+}
+#endif
