@@ -21,10 +21,29 @@
  * Each (operation, n) is run once to build its kernels and check the result
  * against a host reference (a wrong answer stops the run, or with
  * --keep-going that operation), once more to learn its cost, then R times;
- * the table shows the median. One repetition is the host wall time of
- * `call; clFinish(queue)`, so it includes the launch overhead of every
- * command the call enqueues, as cudaEvent timing around a CUB call does too. GB/s counts the bytes the operation must move
- * at the least (see bytes_moved()), in units of 10^9 bytes.
+ * the table shows the median. GB/s counts the bytes the operation must
+ * move at the least (see bytes_moved()), in units of 10^9 bytes.
+ *
+ * One repetition is timed on the device's timeline, as bench/cub-bench.cu
+ * times CUB with cudaEvents recorded on the stream around the call: the
+ * engine's queue has profiling on (CLWARP_ENGINE_PROFILING); a marker
+ * (clEnqueueMarkerWithWaitList) is enqueued and flushed right before the
+ * call, as cudaEventRecord submits its event at once, and the call hands
+ * back the event of its last command. The time is that command's
+ * CL_PROFILING_COMMAND_END minus the marker's. Like the CUDA event time it
+ * includes the launch latency of the first kernel (the queue is idle, so
+ * the marker completes as soon as it is submitted) and any gaps between
+ * the call's kernels, but not the host's wake-up from clFinish. The copy
+ * kernel is timed the same way.
+ *
+ * Each repetition's timestamps are checked (non-zero, marker end <= last
+ * command's start <= its end, and no longer than the host saw from the
+ * marker to clFinish's return); a result with any repetition that fails
+ * the checks, or from a queue without profiling, uses the wall time
+ * instead, and the output says so (a '*' in the tables, the TSV's timing
+ * column). The host wall time of `call; clFinish(queue)` is kept for every
+ * result (wall_ms in the TSV): it adds the host's enqueue and wake-up
+ * costs that an application waiting on each call also pays.
  *
  * The input is n values k/256 with k uniform in [-256, 255] (floats) or k
  * itself (ints): about half are > 0, and every partial sum a float
@@ -88,12 +107,26 @@ static const struct bench_case cases[] = {
 static const char *const default_ops = "reduce,scan,compact,segreduce,softmax";
 static const char *const all_ops = "reduce,minmax,scan,exscan,compact,segreduce,softmax";
 
+/* How a result was timed: see the comment at the top. */
+enum timing {
+	TIMING_WALL,  /* host clock around `call; clFinish` (or around a host loop) */
+	TIMING_EVENT, /* OpenCL profiling: marker end -> end of the call's last command */
+};
+
+static const char *
+timing_name(enum timing t)
+{
+	return t == TIMING_EVENT ? "event" : "wall";
+}
+
 /* One measurement; ms is MS_NOT_RUN or MS_FAILED where there is none. */
 #define MS_NOT_RUN (-1.0)
 #define MS_FAILED (-2.0)
 struct result {
-	double ms;
+	double ms;          /* median time that gbps is computed from, by `timing` */
 	double gbps;
+	double wall_ms;     /* median wall time of `call; clFinish` (= ms for host loops) */
+	enum timing timing;
 };
 
 struct options {
@@ -122,7 +155,19 @@ struct bench {
 	const int32_t *host_i;
 	void *got;             /* max_n elements read back for checks */
 	size_t selected;       /* count of the last checked compaction */
+	int profiling;         /* the queue has CL_QUEUE_PROFILING_ENABLE */
+	int stamps_warned;     /* an unusable timestamp was reported once */
 };
+
+/* One timed repetition. */
+struct sample {
+	double wall_s;         /* host: call + clFinish */
+	double event_s;        /* device: marker end -> end of the last command, if !bad */
+	const char *bad;       /* why the timestamps cannot be used, or NULL */
+};
+
+/* Enqueues one run of what is timed and hands back the event of its last command. */
+typedef clwarp_status (*enqueue_fn)(struct bench *b, const void *ctx, cl_event *last);
 
 static const char *progname = "algorithms-bench";
 
@@ -467,37 +512,101 @@ load_input(struct bench *b, clwarp_type t)
 	b->loaded = (int)t;
 }
 
-/* One call and its clFinish. */
+/* What one repetition of a (case, n) enqueues. */
+struct case_run {
+	const struct bench_case *c;
+	size_t n;
+};
+
+/* The call, returning at once with the event of its last command. */
 static clwarp_status
-run_once(struct bench *b, const struct bench_case *c, size_t n)
+enqueue_case(struct bench *b, const void *ctx, cl_event *last)
 {
-	clwarp_status s = CLWARP_ERROR_INVALID_ARGUMENT;
-	cl_int err;
+	const struct bench_case *c = ((const struct case_run *)ctx)->c;
+	size_t n = ((const struct case_run *)ctx)->n;
 
 	switch (c->kind) {
 	case KIND_REDUCE:
-		s = clwarp_reduce(b->engine, c->type, c->combine, b->in, n, b->small, NULL);
-		break;
+		return clwarp_reduce(b->engine, c->type, c->combine, b->in, n, b->small, last);
 	case KIND_SCAN:
-		s = clwarp_scan(b->engine, c->type, c->combine, c->inclusive, b->in, b->out, n, NULL);
-		break;
+		return clwarp_scan(b->engine, c->type, c->combine, c->inclusive, b->in, b->out, n, last);
 	case KIND_COMPACT:
-		s = clwarp_compact(b->engine, c->type, "x > 0", b->in, n, b->out, b->small, NULL);
-		break;
+		return clwarp_compact(b->engine, c->type, "x > 0", b->in, n, b->out, b->small, last);
 	case KIND_SEGREDUCE:
-		s = clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
-		                            b->out, NULL);
-		break;
+		return clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
+		                               b->out, last);
 	case KIND_SOFTMAX:
-		s = clwarp_softmax_rows(b->engine, b->in, n / c->row, c->row, b->out, NULL);
-		break;
+		return clwarp_softmax_rows(b->engine, b->in, n / c->row, c->row, b->out, last);
 	}
-	if (s != CLWARP_OK)
-		return s;
+	return CLWARP_ERROR_INVALID_ARGUMENT;
+}
+
+/* A profiling timestamp of an event, 0 where the driver gives none. */
+static cl_ulong
+stamp(cl_event ev, cl_profiling_info what)
+{
+	cl_ulong t = 0;
+
+	if (clGetEventProfilingInfo(ev, what, sizeof(t), &t, NULL) != CL_SUCCESS)
+		return 0;
+	return t;
+}
+
+/*
+ * One repetition: [marker; clFlush;] t0; enqueue; clFinish; t1. The event
+ * time runs from the marker's end to the end of the last command; out->bad
+ * says why it cannot be used, if so. The wall time is t1 - t0, the old
+ * measure of `call; clFinish`.
+ */
+static clwarp_status
+timed_run(struct bench *b, enqueue_fn fn, const void *ctx, struct sample *out)
+{
+	cl_event mark = NULL, last = NULL;
+	double t_mark, t0, t1, host_s;
+	clwarp_status s;
+	cl_int err;
+
+	out->event_s = 0;
+	out->bad = b->profiling ? NULL : "the queue has no profiling";
+	t_mark = now_s();
+	if (b->profiling) {
+		err = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &mark);
+		if (err != CL_SUCCESS)
+			die("clEnqueueMarkerWithWaitList: %s", clwarp_cl_error_to_str(err));
+		/* Submit it now, as cudaEventRecord does: it completes on the idle queue. */
+		err = clFlush(b->queue);
+		if (err != CL_SUCCESS)
+			die("clFlush: %s", clwarp_cl_error_to_str(err));
+	}
+	t0 = now_s();
+	s = fn(b, ctx, &last);
 	err = clFinish(b->queue);
+	t1 = now_s();
 	if (err != CL_SUCCESS)
 		die("clFinish: %s", clwarp_cl_error_to_str(err));
-	return CLWARP_OK;
+	out->wall_s = t1 - t0;
+	host_s = t1 - t_mark;
+	if (s == CLWARP_OK && mark) {
+		cl_ulong m_end = stamp(mark, CL_PROFILING_COMMAND_END);
+		cl_ulong l_start = last ? stamp(last, CL_PROFILING_COMMAND_START) : 0;
+		cl_ulong l_end = last ? stamp(last, CL_PROFILING_COMMAND_END) : 0;
+
+		if (!last)
+			out->bad = "the call returned no event";
+		else if (!m_end)
+			out->bad = "the marker's CL_PROFILING_COMMAND_END is 0";
+		else if (!l_start || !l_end)
+			out->bad = "the last command's CL_PROFILING_COMMAND_START or _END is 0";
+		else if (m_end > l_start || l_start > l_end || m_end == l_end)
+			out->bad = "not marker end <= last command's start <= its end";
+		else if ((out->event_s = (double)(l_end - m_end) * 1e-9) > 1.01 * host_s + 1e-4)
+			out->bad = "the event time exceeds the host's time from the marker to clFinish";
+	}
+	if (mark)
+		clReleaseEvent(mark);
+	if (last)
+		clReleaseEvent(last);
+	return s;
 }
 
 /* The repetitions for one size: R, half above 2^24, and no more than the time budget allows. */
@@ -520,8 +629,58 @@ reps_for(const struct options *opt, size_t n, double one_s)
 static void
 progress(const char *backend, const char *op, const char *type, size_t n, struct result r)
 {
-	fprintf(stderr, "  %-6s %-28s %-5s 2^%-2d %10.4f ms %9.2f GB/s\n", backend, op, type,
-	        (int)log2((double)n), r.ms, r.gbps);
+	fprintf(stderr, "  %-6s %-28s %-5s 2^%-2d %10.4f ms %-5s (wall %10.4f ms) %9.2f GB/s\n",
+	        backend, op, type, (int)log2((double)n), r.ms, timing_name(r.timing), r.wall_ms,
+	        r.gbps);
+}
+
+/*
+ * Time R repetitions (after one to learn their cost) of fn into *res, which
+ * moves `bytes`: the event time where every repetition's timestamps are
+ * sane, else the wall time.
+ */
+static void
+time_reps(struct bench *b, enqueue_fn fn, const void *ctx, const char *what, size_t n,
+          double bytes, struct result *res)
+{
+	struct sample t;
+	const char *bad = NULL;
+	double *wall, *event;
+	clwarp_status s;
+	int reps;
+
+	s = timed_run(b, fn, ctx, &t);
+	if (s != CLWARP_OK)
+		die_status(s, "a timed run");
+	reps = reps_for(b->opt, n, t.wall_s);
+	wall = xmalloc(2 * (size_t)reps * sizeof(*wall));
+	event = wall + reps;
+	for (int r = 0; r < reps; r++) {
+		s = timed_run(b, fn, ctx, &t);
+		if (s != CLWARP_OK)
+			die_status(s, "a timed run");
+		wall[r] = t.wall_s;
+		event[r] = t.event_s;
+		if (t.bad && !bad)
+			bad = t.bad;
+	}
+	res->wall_ms = median(wall, reps) * 1e3;
+	if (bad) {
+		res->timing = TIMING_WALL;
+		res->ms = res->wall_ms;
+		if (b->profiling && !b->stamps_warned) {
+			fprintf(stderr,
+			        "%s: backend %s, %s, n = %zu: profiling timestamps unusable (%s); that result "
+			        "uses the wall time, marked '*' (the TSV's timing column says for each row)\n",
+			        progname, b->backend, what, n, bad);
+			b->stamps_warned = 1;
+		}
+	} else {
+		res->timing = TIMING_EVENT;
+		res->ms = median(event, reps) * 1e3;
+	}
+	res->gbps = bytes / (res->ms * 1e-3) / 1e9;
+	free(wall);
 }
 
 /*
@@ -532,15 +691,15 @@ progress(const char *backend, const char *op, const char *type, size_t n, struct
 static struct result
 measure(struct bench *b, const struct bench_case *c, size_t n)
 {
-	struct result res = {MS_NOT_RUN, 0};
+	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL};
+	struct case_run run = {c, n};
+	struct sample first;
 	clwarp_status s;
-	double t0, one, *times;
-	int reps;
 
 	if (c->row && n < c->row)
 		return res;
 	load_input(b, c->type);
-	s = run_once(b, c, n); /* builds the kernels */
+	s = timed_run(b, enqueue_case, &run, &first); /* builds the kernels */
 	if (s == CLWARP_ERROR_TOO_LARGE)
 		return res;
 	if (s != CLWARP_OK) {
@@ -559,21 +718,7 @@ measure(struct bench *b, const struct bench_case *c, size_t n)
 			exit(1);
 		return res;
 	}
-	t0 = now_s();
-	run_once(b, c, n);
-	one = now_s() - t0;
-	reps = reps_for(b->opt, n, one);
-	times = xmalloc((size_t)reps * sizeof(*times));
-	for (int r = 0; r < reps; r++) {
-		t0 = now_s();
-		s = run_once(b, c, n);
-		times[r] = now_s() - t0;
-		if (s != CLWARP_OK)
-			die_status(s, "a timed run");
-	}
-	res.ms = median(times, reps) * 1e3;
-	res.gbps = bytes_moved(c, n, b->selected) / (res.ms * 1e-3) / 1e9;
-	free(times);
+	time_reps(b, enqueue_case, &run, c->op, n, bytes_moved(c, n, b->selected), &res);
 	progress(b->backend, c->op, type_name(c->type), n, res);
 	return res;
 }
@@ -585,59 +730,58 @@ static const char *copy_source =
 	"	out[i] = in[i];\n"
 	"}\n";
 
+/* One launch of the copy kernel. */
+struct copy_run {
+	clwarp_kernel *k;
+	size_t global, local;
+};
+
+static clwarp_status
+enqueue_copy(struct bench *b, const void *ctx, cl_event *last)
+{
+	const struct copy_run *run = ctx;
+
+	(void)b;
+	return clwarp_kernel_launch(run->k, 1, &run->global, &run->local, last);
+}
+
 /* The device's own bandwidth: a float4 copy over n floats, read + write bytes. */
 static void
 measure_copy(struct bench *b, int min_log2, int max_log2, struct result *copy)
 {
 	const clwarp_device_info *info = clwarp_engine_device_info(b->engine);
 	clwarp_program *prog;
-	clwarp_kernel *k;
+	struct copy_run run;
 	clwarp_status s;
 	size_t local = info->max_work_group_size < 256 ? info->max_work_group_size : 256;
 
 	s = clwarp_program_build_source(b->engine, copy_source, "bench-copy.cl", NULL, &prog, NULL);
 	if (s != CLWARP_OK)
 		die_status(s, "building the copy kernel");
-	s = clwarp_program_kernel(prog, "bench_copy4", &k);
+	s = clwarp_program_kernel(prog, "bench_copy4", &run.k);
 	if (s != CLWARP_OK)
 		die_status(s, "the copy kernel");
-	if (clwarp_kernel_set_arg_buffer(k, 0, b->in) != CLWARP_OK ||
-	    clwarp_kernel_set_arg_buffer(k, 1, b->out) != CLWARP_OK)
+	if (clwarp_kernel_set_arg_buffer(run.k, 0, b->in) != CLWARP_OK ||
+	    clwarp_kernel_set_arg_buffer(run.k, 1, b->out) != CLWARP_OK)
 		die_status(CLWARP_ERROR_OPENCL, "setting the copy kernel's arguments");
 	load_input(b, CLWARP_TYPE_FLOAT);
 	for (int l = min_log2; l <= max_log2; l++) {
-		size_t n = (size_t)1 << l, global = n / 4, lsz = local;
-		double t0, one, *times;
-		int reps;
+		size_t n = (size_t)1 << l;
 
-		while (global % lsz)
-			lsz /= 2;
-		s = clwarp_kernel_launch(k, 1, &global, &lsz, NULL);
+		run.global = n / 4;
+		run.local = local;
+		while (run.global % run.local)
+			run.local /= 2;
+		s = clwarp_kernel_launch(run.k, 1, &run.global, &run.local, NULL);
 		if (s != CLWARP_OK)
 			die_status(s, "the copy kernel");
 		read_back(b, b->out, n * 4, b->got);
 		if (memcmp(b->got, b->host_f, n * 4) != 0)
 			die("WRONG RESULT: the copy kernel did not copy (n = %zu)", n);
-		t0 = now_s();
-		clwarp_kernel_launch(k, 1, &global, &lsz, NULL);
-		clFinish(b->queue);
-		one = now_s() - t0;
-		reps = reps_for(b->opt, n, one);
-		times = xmalloc((size_t)reps * sizeof(*times));
-		for (int r = 0; r < reps; r++) {
-			t0 = now_s();
-			s = clwarp_kernel_launch(k, 1, &global, &lsz, NULL);
-			clFinish(b->queue);
-			times[r] = now_s() - t0;
-			if (s != CLWARP_OK)
-				die_status(s, "the copy kernel");
-		}
-		copy[l].ms = median(times, reps) * 1e3;
-		copy[l].gbps = 8.0 * (double)n / (copy[l].ms * 1e-3) / 1e9;
-		free(times);
+		time_reps(b, enqueue_copy, &run, "copy", n, 8.0 * (double)n, &copy[l]);
 		progress("copy", "copy", "float", n, copy[l]);
 	}
-	clwarp_kernel_free(k);
+	clwarp_kernel_free(run.k);
 }
 
 /* ------------------------------------------------------------ host loops */
@@ -730,7 +874,7 @@ static struct result
 measure_host(const struct options *opt, const struct bench_case *c, size_t n, const float *xf,
              const int32_t *xi, void *out)
 {
-	struct result res = {MS_NOT_RUN, 0};
+	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL};
 	size_t selected = 0;
 	double t0, one, *times;
 	int reps;
@@ -748,7 +892,7 @@ measure_host(const struct options *opt, const struct bench_case *c, size_t n, co
 		host_once(c, n, xf, xi, out, &selected);
 		times[r] = now_s() - t0;
 	}
-	res.ms = median(times, reps) * 1e3;
+	res.ms = res.wall_ms = median(times, reps) * 1e3;
 	res.gbps = bytes_moved(c, n, selected) / (res.ms * 1e-3) / 1e9;
 	free(times);
 	progress("host", c->op, type_name(c->type), n, res);
@@ -763,7 +907,8 @@ tsv_row(FILE *f, const char *device, const char *backend, const char *op, const 
 {
 	if (!f || r.ms < 0)
 		return;
-	fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\n", device, backend, op, type, n, r.ms, r.gbps);
+	fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\t%.6f\t%s\n", device, backend, op, type, n,
+	        r.ms, r.gbps, r.wall_ms, timing_name(r.timing));
 	fflush(f); /* a run cut short keeps every row it measured */
 }
 
@@ -778,14 +923,50 @@ struct table_data {
 	int show_host;
 };
 
+/* A GB/s cell; a wall-timed one gets a '*' where `mark` (its table mixes methods). */
+static void
+print_gbps(struct result r, int mark)
+{
+	if (r.ms < 0)
+		printf(" %9s", r.ms == MS_FAILED ? "FAILED" : "-");
+	else if (mark && r.timing == TIMING_WALL)
+		printf(" %8.2f*", r.gbps);
+	else
+		printf(" %9.2f", r.gbps);
+}
+
+/* How the device results shown were timed, for a table header; *mark: mixed, so star the wall ones. */
+static const char *
+timing_legend(int any_event, int any_wall, int *mark)
+{
+	*mark = any_event && any_wall;
+	if (!any_wall)
+		return "median event time, marker before the call -> end of its last command";
+	if (!any_event)
+		return "median WALL time of call+clFinish (no usable profiling timestamps)";
+	return "median event time; * = WALL time of call+clFinish, timestamps unusable";
+}
+
 static void
 print_table(const struct table_data *t, size_t ci, int min_log2, int max_log2)
 {
 	const struct bench_case *c = &cases[ci];
+	const char *legend;
 	char ratio[32];
+	int any_event = 0, any_wall = 0, mark;
 
-	printf("\n%s %s  [GB/s = (%s) / median wall time of call+clFinish]\n", c->op,
-	       type_name(c->type), c->bytes);
+	for (int l = min_log2; l <= max_log2; l++) {
+		for (int b = 0; b <= t->nb; b++) {
+			struct result r = b < t->nb ? t->res[b][ci][l] : t->copy[l];
+
+			if (r.ms >= 0) {
+				any_event |= r.timing == TIMING_EVENT;
+				any_wall |= r.timing == TIMING_WALL;
+			}
+		}
+	}
+	legend = timing_legend(any_event, any_wall, &mark);
+	printf("\n%s %s  [GB/s = (%s) / %s]\n", c->op, type_name(c->type), c->bytes, legend);
 	printf("%10s", "n");
 	for (int b = 0; b < t->nb; b++)
 		printf(" %9s", t->names[b]);
@@ -805,26 +986,22 @@ print_table(const struct table_data *t, size_t ci, int min_log2, int max_log2)
 		if (!any)
 			continue;
 		printf("%10zu", (size_t)1 << l);
-		for (int b = 0; b < t->nb; b++) {
-			if (t->res[b][ci][l].ms >= 0)
-				printf(" %9.2f", t->res[b][ci][l].gbps);
-			else
-				printf(" %9s", t->res[b][ci][l].ms == MS_FAILED ? "FAILED" : "-");
-		}
+		for (int b = 0; b < t->nb; b++)
+			print_gbps(t->res[b][ci][l], mark);
 		if (t->ratio_num >= 0) {
 			struct result p = t->res[t->ratio_num][ci][l], q = t->res[t->ratio_den][ci][l];
-			if (p.ms >= 0 && q.ms >= 0)
-				printf(" %9.2f", p.gbps / q.gbps);
-			else
-				printf(" %9s", "-");
+			struct result pq = {p.gbps / q.gbps, p.gbps / q.gbps, 0,
+			                    p.timing == TIMING_EVENT && q.timing == TIMING_EVENT
+			                            ? TIMING_EVENT
+			                            : TIMING_WALL};
+
+			if (p.ms < 0 || q.ms < 0)
+				pq.ms = MS_NOT_RUN;
+			print_gbps(pq, mark);
 		}
-		printf(" %9.2f", t->copy[l].gbps);
-		if (t->show_host) {
-			if (t->host[ci][l].ms >= 0)
-				printf(" %9.2f", t->host[ci][l].gbps);
-			else
-				printf(" %9s", "-");
-		}
+		print_gbps(t->copy[l], mark);
+		if (t->show_host)
+			print_gbps(t->host[ci][l], 0);
 		printf("\n");
 	}
 }
@@ -850,7 +1027,9 @@ usage(FILE *f)
 	        "                       n floats fit the device's global memory and max allocation)\n"
 	        "  -r, --reps N         timed repetitions per size (default 20; half above 2^24)\n"
 	        "      --budget S       at most about S seconds of repetitions per size (default 3)\n"
-	        "      --tsv FILE       also write device, backend, op, type, n, median_ms, gbps rows\n"
+	        "      --tsv FILE       also write device, backend, op, type, n, median_ms, gbps,\n"
+	        "                       wall_ms, timing rows (gbps is from median_ms, timed as\n"
+	        "                       `timing` says: event or wall; wall_ms: call+clFinish)\n"
 	        "      --no-host        skip the host loops on CPU devices\n"
 	        "      --keep-going     after a wrong result or a failed call, skip that operation's\n"
 	        "                       larger sizes and go on (exit status 1 at the end); by default\n"
@@ -1053,7 +1232,7 @@ main(int argc, char **argv)
 		tsv = fopen(opt.tsv, "w");
 		if (!tsv)
 			die("cannot write %s: %s", opt.tsv, strerror(errno));
-		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\n");
+		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\twall_ms\ttiming\n");
 	}
 	for (int l = 0; l < LOG2_SLOTS; l++) {
 		copy[l].ms = MS_NOT_RUN;
@@ -1068,12 +1247,14 @@ main(int argc, char **argv)
 		clwarp_engine_options eo;
 		struct bench b = {0};
 		clwarp_status s;
+		cl_command_queue_properties qprops = 0;
 		unsigned warp = 0;
 		int dup = 0;
 
 		clwarp_engine_options_init(&eo);
 		eo.device = opt.device;
 		eo.backend = bwant[w];
+		eo.flags |= CLWARP_ENGINE_PROFILING;
 		s = clwarp_engine_new(&eo, &b.engine);
 		if (s == CLWARP_OK)
 			s = clwarp_engine_backend(b.engine, &bgot[td.nb], &warp);
@@ -1094,6 +1275,10 @@ main(int argc, char **argv)
 			continue;
 		}
 		bnames[td.nb] = clwarp_backend_name(bgot[td.nb]);
+		b.queue = clwarp_engine_queue(b.engine);
+		if (clGetCommandQueueInfo(b.queue, CL_QUEUE_PROPERTIES, sizeof(qprops), &qprops, NULL) ==
+		    CL_SUCCESS)
+			b.profiling = (qprops & CL_QUEUE_PROFILING_ENABLE) != 0;
 
 		const clwarp_device_info *info = clwarp_engine_device_info(b.engine);
 		if (td.nb == 0) {
@@ -1113,9 +1298,19 @@ main(int argc, char **argv)
 			printf("memory: %.1f GiB global, %.1f GiB max allocation; n = 2^%d .. 2^%d\n",
 			       (double)info->global_mem_size / (1 << 30),
 			       (double)info->max_alloc_size / (1 << 30), opt.min_log2, max_log2);
-			printf("timing: host wall time of `call; clFinish(queue)` after a warm-up call,\n"
-			       "        median of %d repetitions (%d above 2^24, fewer where one takes over\n"
-			       "        %.0f s / reps); includes the launch overhead of every command.\n",
+			if (b.profiling)
+				printf("timing: EVENT time, as cub-bench's cudaEvents: OpenCL profiling from the\n"
+				       "        end of a marker enqueued and flushed just before the call to the\n"
+				       "        end of the call's last command (includes the first launch's latency\n"
+				       "        and gaps between kernels; not the host's clFinish wake-up). Where a\n"
+				       "        driver's timestamps fail the checks (0, out of order, longer than the\n"
+				       "        host saw), that result uses WALL time and is marked '*'.\n");
+			else
+				printf("timing: WALL time of `call; clFinish(queue)` on the host: the queue has\n"
+				       "        no profiling, so no event time (unlike cub-bench's cudaEvents).\n");
+			printf("        Median of %d repetitions (%d above 2^24, fewer where one takes over\n"
+			       "        %.0f s / reps) after a checked warm-up call; the wall time of\n"
+			       "        `call; clFinish` is also measured (--tsv: wall_ms).\n",
 			       opt.reps, opt.reps / 2 > 0 ? opt.reps / 2 : 1, opt.budget_s);
 			printf("GB/s:   minimum bytes the operation must move / time, 1 GB = 1e9 bytes;\n"
 			       "        copy = float4 copy kernel, read + write bytes%s.\n",
@@ -1128,7 +1323,6 @@ main(int argc, char **argv)
 		fflush(stdout);
 
 		b.opt = &opt;
-		b.queue = clwarp_engine_queue(b.engine);
 		b.backend = bnames[td.nb];
 		b.loaded = -1;
 		b.max_n = (size_t)1 << max_log2;
@@ -1205,10 +1399,22 @@ main(int argc, char **argv)
 	for (size_t c = 0; c < N_CASES; c++)
 		if (in_list(opt.ops, cases[c].group))
 			print_table(&td, c, opt.min_log2, max_log2);
-	printf("\ncopy float4 (device bandwidth)  [GB/s = 2n*4 read+write / median wall time]\n");
-	printf("%10s %9s %12s\n", "n", "copy", "median ms");
-	for (int l = opt.min_log2; l <= max_log2; l++)
-		printf("%10zu %9.2f %12.4f\n", (size_t)1 << l, copy[l].gbps, copy[l].ms);
+	{
+		int any_event = 0, any_wall = 0, mark;
+
+		for (int l = opt.min_log2; l <= max_log2; l++) {
+			any_event |= copy[l].ms >= 0 && copy[l].timing == TIMING_EVENT;
+			any_wall |= copy[l].ms >= 0 && copy[l].timing == TIMING_WALL;
+		}
+		printf("\ncopy float4 (device bandwidth)  [GB/s = 2n*4 read+write / %s]\n",
+		       timing_legend(any_event, any_wall, &mark));
+		printf("%10s %9s %12s %12s %7s\n", "n", "copy", "median ms", "wall ms", "timing");
+		for (int l = opt.min_log2; l <= max_log2; l++) {
+			printf("%10zu", (size_t)1 << l);
+			print_gbps(copy[l], mark);
+			printf(" %12.4f %12.4f %7s\n", copy[l].ms, copy[l].wall_ms, timing_name(copy[l].timing));
+		}
+	}
 
 	if (tsv && fclose(tsv) != 0)
 		die("writing %s failed", opt.tsv);

@@ -3,15 +3,24 @@
 # SPDX-License-Identifier: MIT
 """Usage: bench/ratios.py CLWARP.tsv [CUB.tsv] [--device SUBSTRING]
 
-Reads rows "device backend op type n median_ms gbps" (header optional,
-several files are concatenated) and prints, per operation and type:
+Reads rows "device backend op type n median_ms gbps [wall_ms timing]"
+(header optional, several files are concatenated): cub-bench writes the
+first seven columns (cudaEvent time); algorithms-bench all nine, where gbps
+comes from median_ms, timed as `timing` says ("event": OpenCL profiling from
+a marker before the call to the end of its last command, the counterpart of
+cub-bench's cudaEvents; "wall": host wall time of call+clFinish, used where
+the driver's timestamps were unusable), and wall_ms is the wall time. A
+seven-column row from algorithms-bench comes from a version that only had
+wall time. Prints, per operation and type:
 
   n, GB/s of each libclwarp backend, of CUB (device-wide call), of
   cub-kernel (a kernel on CUB's warp/block primitives) and of the host
   loop where measured, then native/CUB, native/cub-kernel and native/local,
 
 where "native" is the first libclwarp backend that is not "local" (nv on
-NVIDIA). Then, at the largest n of each operation, its GB/s as a share of
+NVIDIA). A libclwarp GB/s from wall time, and a ratio with one, is marked
+'*' wherever the rows also hold event times: wall time is not comparable
+with CUB's event time at small n. Then, at the largest n of each operation, its GB/s as a share of
 the copy bandwidth measured in the same runs (the OpenCL float4 copy kernel
 of algorithms-bench, and cudaMemcpy of cub-bench).
 
@@ -24,16 +33,26 @@ from collections import defaultdict
 LIB_SKIP = {"host", "opencl", "cub", "cub-kernel", "cuda-memcpy", "cuda-kernel"}
 
 
+CUDA_NAMES = {"cub", "cub-kernel", "cuda-memcpy", "cuda-kernel"}
+
+
 def load(paths):
+    """Rows (device, backend, op, type, n, ms, gbps, timing)."""
     rows = []
     for path in paths:
         with open(path) as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) != 7 or parts[0] == "device":
+                if len(parts) not in (7, 9) or parts[0] == "device":
                     continue
-                dev, backend, op, typ, n, ms, gbps = parts
-                rows.append((dev, backend, op, typ, int(n), float(ms), float(gbps)))
+                dev, backend, op, typ, n, ms, gbps = parts[:7]
+                if len(parts) == 9:
+                    timing = parts[8]
+                elif backend in CUDA_NAMES:
+                    timing = "cuda-event"
+                else:
+                    timing = "wall"  # algorithms-bench before it had event timing
+                rows.append((dev, backend, op, typ, int(n), float(ms), float(gbps), timing))
     return rows
 
 
@@ -66,9 +85,14 @@ def main(argv):
         print(f"ratios: no rows for device {device!r}")
         return 1
     data = defaultdict(dict)  # (op, type) -> {(backend, n): gbps}
+    walls = set()  # (op, type, backend, n) of libclwarp results timed by wall time
+    timings = defaultdict(set)  # backend -> timing methods of its rows
     backends = []
-    for dev, backend, op, typ, n, ms, gbps in rows:
+    for dev, backend, op, typ, n, ms, gbps, timing in rows:
         data[(op, typ)][(backend, n)] = gbps
+        timings[backend].add(timing)
+        if timing == "wall" and backend != "host":
+            walls.add((op, typ, backend, n))
         if backend not in backends:
             backends.append(backend)
     lib = [b for b in backends if b not in LIB_SKIP]
@@ -80,7 +104,23 @@ def main(argv):
     print(f"device: {' / '.join(names)}")
     print(f"libclwarp backends: {', '.join(lib) or 'none'}; baselines: {', '.join(cubs) or 'none'}")
     print("GB/s as in the benchmarks: minimum bytes moved / median time (1 GB = 1e9 bytes);")
-    print("libclwarp: wall time of call+clFinish; CUB: cudaEvents around the call.")
+    lib_timings = set().union(*(timings[b] for b in lib + ["opencl"] if b in timings))
+    any_event = "event" in lib_timings
+    mark = any_event and bool(walls)
+    how = {"event": "OpenCL event time (marker before the call -> end of its last command)",
+           "wall": "WALL time of call+clFinish"}
+    print("libclwarp: " + ", ".join(how[t] for t in ("event", "wall") if t in lib_timings)
+          + ("" if lib_timings else "-"))
+    if mark:
+        print(f"  * = WALL time ({len(walls)} results whose profiling timestamps were unusable),"
+              " not comparable with event times")
+    elif lib_timings == {"wall"} and cubs:
+        print("  NOTE: wall time against CUB's event time favours CUB at small n")
+    if cubs or "cuda-memcpy" in backends:
+        print("CUB: cudaEvents around the call.")
+
+    def cell(x, width, starred):
+        return (fmt(x, width - 1) + "*") if starred and x is not None else fmt(x, width)
 
     copy_names = [b for b in ("opencl", "cuda-memcpy", "cuda-kernel") if b in backends]
     copy = {b: {n: g for (bb, n), g in data.get(("copy", "float"), {}).items() if bb == b}
@@ -102,13 +142,16 @@ def main(argv):
         print(f"{'n':>10}" + "".join(f" {c:>10}" for c in cols)
               + "".join(f" {r[0]:>16}" for r in ratios))
         for n in sizes:
-            line = f"{n:>10}" + "".join(f" {fmt(d.get((c, n)), 10)}" for c in cols)
+            line = f"{n:>10}" + "".join(
+                f" {cell(d.get((c, n)), 10, mark and (op, typ, c, n) in walls)}" for c in cols)
             for _, a, b in ratios:
                 x, y = d.get((a, n)), d.get((b, n))
-                line += f" {fmt(x / y if x and y else None, 16)}"
+                star = mark and ((op, typ, a, n) in walls or (op, typ, b, n) in walls)
+                line += f" {cell(x / y if x and y else None, 16, star)}"
             print(line)
         top = sizes[-1]
-        summary.append((op, typ, top, {c: d.get((c, top)) for c in cols}))
+        summary.append((op, typ, top, {c: (d.get((c, top)), mark and (op, typ, c, top) in walls)
+                                       for c in cols}))
 
     if summary:
         print("\nat the largest n: GB/s and share of the copy bandwidth at that n")
@@ -116,7 +159,7 @@ def main(argv):
         print(f"{'op':<28}{'type':<6}{'n':>11}  {'backend':<11}{'GB/s':>9}"
               + "".join(f" {'/' + h:>13}" for h in heads))
         for op, typ, top, vals in summary:
-            for c, g in vals.items():
+            for c, (g, star) in vals.items():
                 if g is None:
                     continue
                 shares = []
@@ -124,7 +167,7 @@ def main(argv):
                     cb = copy[h].get(top)
                     shares.append(f" {fmt(100.0 * g / cb if cb else None, 12, 1)}%" if cb
                                   else f" {'-':>13}")
-                print(f"{op:<28}{typ:<6}{top:>11}  {c:<11}{fmt(g)}" + "".join(shares))
+                print(f"{op:<28}{typ:<6}{top:>11}  {c:<11}{cell(g, 9, star)}" + "".join(shares))
         for h in copy_names:
             if copy[h]:
                 top = max(copy[h])

@@ -12,7 +12,20 @@
 #   cub.tsv            cub-bench: CUB, CUB-primitive kernels and the CUDA copy bandwidth
 #   clwarp-cpu.tsv     algorithms-bench on the CPU (PoCL), small sizes, with the host loops
 #   ratios.txt         bench/ratios.py: libclwarp nv / CUB, nv / local, share of copy bandwidth
-# Plot afterwards where gnuplot is: bench/plot.sh -o gbps.png clwarp-gpu.tsv cub.tsv
+#
+# Timing, so that the ratios compare like with like: cub-bench times each
+# call with cudaEvents recorded on the stream around it (GPU timeline);
+# algorithms-bench times each call with OpenCL profiling on its queue, from
+# a marker enqueued just before the call to the end of the call's last
+# command. Both include the first kernel's launch latency and the gaps
+# between kernels, neither the host's wake-up when the work is done. The
+# TSVs' first seven columns are "device backend op type n median_ms gbps";
+# algorithms-bench adds wall_ms (host wall time of call+clFinish, for
+# reference) and timing ("event", or "wall" for a result whose profiling
+# timestamps were unusable: clwarp-gpu.txt marks those '*' and says which
+# method each table uses; so does ratios.txt).
+# Plot afterwards where gnuplot is (plot.sh reads seven-column rows):
+#   bench/plot.sh -o gbps.png <(cut -f1-7 clwarp-gpu.tsv) cub.tsv
 #
 # Knobs: OUT, BUILD (meson build folder, default build-bench-gpu), MAX_LOG2
 # (default 28), REPS (default 20; the programs halve it above 2^24),
@@ -96,8 +109,14 @@ main() {
 
 	if command -v gnuplot >/dev/null && [ -s "$OUT/clwarp-gpu.tsv" ]; then
 		step "plot"
+		# plot.sh reads the seven columns that both programs write; drop wall_ms and timing.
+		local -a plot_in=()
+		for f in "${tsvs[@]}"; do
+			cut -f1-7 "$f" >"$f.plot7" && plot_in+=("$f.plot7")
+		done
 		bench/plot.sh -o "$OUT/gbps.png" -t "libclwarp vs CUB on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" \
-			"${tsvs[@]}" || true
+			"${plot_in[@]}" || true
+		rm -f "${plot_in[@]}"
 	fi
 
 	step "done (status $status); files in $OUT"
