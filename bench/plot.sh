@@ -37,7 +37,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # Split into one data file per (op, type, series) and list them.
 awk -F'\t' -v dir="$tmp" '
-	$1 == "device" || NF != 7 { next }
+	$1 == "device" || NF < 7 { next }
 	{
 		dev[$1] = 1
 		key = $3 "\t" $4

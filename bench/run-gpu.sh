@@ -25,7 +25,7 @@
 # timestamps were unusable: clwarp-gpu.txt marks those '*' and says which
 # method each table uses; so does ratios.txt).
 # Plot afterwards where gnuplot is (plot.sh reads seven-column rows):
-#   bench/plot.sh -o gbps.png <(cut -f1-7 clwarp-gpu.tsv) cub.tsv
+#   bench/plot.sh -o gbps.png clwarp-gpu.tsv cub.tsv
 #
 # Knobs: OUT, BUILD (meson build folder, default build-bench-gpu), MAX_LOG2
 # (default 28), REPS (default 20; the programs halve it above 2^24),
@@ -109,14 +109,8 @@ main() {
 
 	if command -v gnuplot >/dev/null && [ -s "$OUT/clwarp-gpu.tsv" ]; then
 		step "plot"
-		# plot.sh reads the seven columns that both programs write; drop wall_ms and timing.
-		local -a plot_in=()
-		for f in "${tsvs[@]}"; do
-			cut -f1-7 "$f" >"$f.plot7" && plot_in+=("$f.plot7")
-		done
 		bench/plot.sh -o "$OUT/gbps.png" -t "libclwarp vs CUB on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)" \
-			"${plot_in[@]}" || true
-		rm -f "${plot_in[@]}"
+			"${tsvs[@]}" || true
 	fi
 
 	step "done (status $status); files in $OUT"
