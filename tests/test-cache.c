@@ -25,6 +25,7 @@ child_main(char **argv)
 	clwarp_program *p = NULL;
 	clwarp_kernel *k = NULL;
 	clwarp_build_info info;
+	clwarp_build_source source;
 	cl_mem bin = NULL, bout = NULL;
 	int factor = atoi(argv[5]);
 	int in[128], out[128];
@@ -59,7 +60,9 @@ child_main(char **argv)
 	clReleaseMemObject(bout);
 	clwarp_kernel_free(k);
 	clwarp_engine_free(e);
-	return CHILD_EXIT_BASE + (int)info.source;
+	source = info.source;
+	clwarp_build_info_clear(&info);
+	return CHILD_EXIT_BASE + (int)source;
 }
 
 struct fixture {
