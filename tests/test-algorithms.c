@@ -892,6 +892,32 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* CLWARP_TEST_ONLY=name[,name...]: run only those tests (for slow runs under Oclgrind). */
+static bool
+wanted(const char *name)
+{
+	const char *only = getenv("CLWARP_TEST_ONLY");
+	size_t len = strlen(name);
+
+	if (!only || !*only)
+		return true;
+	for (const char *p = only; *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && strncmp(p, name, len) == 0)
+			return true;
+		p += n + (end != NULL);
+	}
+	return false;
+}
+
+#define ADD_TEST(tc, t)                      \
+	do {                                 \
+		if (wanted(#t))              \
+			tcase_add_test(tc, t); \
+	} while (0)
+
 int
 main(void)
 {
@@ -901,18 +927,19 @@ main(void)
 
 	quick = q && *q && strcmp(q, "0") != 0;
 	tcase_set_timeout(tc, quick ? 3000 : 300);
-	tcase_add_test(tc, test_errors);
-	tcase_add_test(tc, test_event);
-	tcase_add_test(tc, test_reduce);
-	tcase_add_test(tc, test_scan);
-	tcase_add_test(tc, test_repeated_calls);
-	tcase_add_test(tc, test_float_accuracy);
-	tcase_add_test(tc, test_compact);
-	tcase_add_test(tc, test_partition);
-	tcase_add_test(tc, test_predicates);
-	tcase_add_test(tc, test_segmented);
-	tcase_add_test(tc, test_softmax);
-	tcase_add_loop_test(tc, test_local_widths, 0, 2);
-	tcase_add_test(tc, test_threads);
+	ADD_TEST(tc, test_errors);
+	ADD_TEST(tc, test_event);
+	ADD_TEST(tc, test_reduce);
+	ADD_TEST(tc, test_scan);
+	ADD_TEST(tc, test_repeated_calls);
+	ADD_TEST(tc, test_float_accuracy);
+	ADD_TEST(tc, test_compact);
+	ADD_TEST(tc, test_partition);
+	ADD_TEST(tc, test_predicates);
+	ADD_TEST(tc, test_segmented);
+	ADD_TEST(tc, test_softmax);
+	if (wanted("test_local_widths"))
+		tcase_add_loop_test(tc, test_local_widths, 0, 2);
+	ADD_TEST(tc, test_threads);
 	return test_main(s);
 }
