@@ -233,12 +233,21 @@ state_get(clwarp_engine *engine, const struct backend_config *config, struct alg
 	return CLWARP_OK;
 }
 
-/* Make *buf at least `need` bytes; a new buffer starts zeroed when `zeroed`. */
+/*
+ * Make *buf at least `need` bytes. A new buffer starts zeroed, every one,
+ * not only the look-back status words: values between work-groups move
+ * through atomics (atomic_xchg publishes them), and an atomic on a word no
+ * one has written reads it. The protocols never use that old value, but
+ * Oclgrind --uninitialized counts it as uninitialized data and then reports
+ * every partial and tile total that travels through the word. The zeros
+ * come from the host (CL_MEM_COPY_HOST_PTR): Oclgrind 21.10 does not count
+ * clEnqueueFillBuffer as initialising memory.
+ */
 static clwarp_status
-temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need, bool zeroed)
+temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need)
 {
 	size_t size = 4096;
-	void *zeros = NULL;
+	void *zeros;
 	cl_mem mem;
 	cl_int err;
 
@@ -248,10 +257,11 @@ temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need, bool
 		size *= 2;
 	if (size > engine->info.max_alloc_size)
 		size = need;
-	if (zeroed && !(zeros = calloc(1, size)))
+	zeros = calloc(1, size);
+	if (!zeros)
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
-	mem = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | (zeros ? CL_MEM_COPY_HOST_PTR : 0),
-			     size, zeros, &err);
+	mem = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, zeros,
+			     &err);
 	free(zeros);
 	if (err != CL_SUCCESS)
 		return set_cl_error(err, "creating a temporary buffer");
@@ -568,10 +578,9 @@ lookback_prepare(struct call *c, size_t tiles, size_t value_size, cl_uint *epoch
 
 	if (tiles >= INT_MAX)
 		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu tiles are too many", c->fn, tiles);
-	status = temp_reserve(c->engine, &a->flags, &a->flags_bytes, tiles * sizeof(cl_uint), true);
+	status = temp_reserve(c->engine, &a->flags, &a->flags_bytes, tiles * sizeof(cl_uint));
 	if (status == CLWARP_OK)
-		status = temp_reserve(c->engine, &a->values, &a->values_bytes, 2 * tiles * value_size,
-				      false);
+		status = temp_reserve(c->engine, &a->values, &a->values_bytes, 2 * tiles * value_size);
 	if (status != CLWARP_OK)
 		return status;
 	if (++a->epoch >= EPOCH_LIMIT) {
@@ -618,8 +627,7 @@ clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, 
 			groups = (size_t)c.a->compute_units * REDUCE_GROUPS_PER_CU;
 		if (groups == 0)
 			groups = 1;
-		status = temp_reserve(engine, &c.a->partials, &c.a->partials_bytes, groups * size,
-				      false);
+		status = temp_reserve(engine, &c.a->partials, &c.a->partials_bytes, groups * size);
 	}
 	if (status == CLWARP_OK)
 		status = call_launch(&c, 0, groups * c.a->wg, "blbbb", n ? in : result, (cl_ulong)n,
