@@ -215,13 +215,29 @@ make_data(clwarp_type t, size_t n, bool wrap)
 	return b;
 }
 
+/*
+ * A buffer holding `data`, or, with data NULL, the byte 0xA5 everywhere: an
+ * element the call should write but does not then shows as a wrong value.
+ * Never an uninitialized buffer: Oclgrind 21.10 loses track of what kernels
+ * wrote into a buffer created where a released, smaller one was (it then
+ * reports the partition's reversal step reading "uninitialized" values);
+ * memory the host initialized is tracked correctly.
+ */
 static cl_mem
 device_copy(clwarp_engine *e, const void *data, size_t bytes)
 {
+	size_t size = bytes ? bytes : 8;
+	void *fill = NULL;
 	cl_mem m = NULL;
 
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes ? bytes : 8, bytes ? data : NULL,
-					      &m));
+	if (!data || !bytes) {
+		fill = malloc(size);
+		ck_assert_ptr_nonnull(fill);
+		memset(fill, 0xA5, size);
+		data = fill;
+	}
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, size, data, &m));
+	free(fill);
 	return m;
 }
 
