@@ -388,9 +388,13 @@ program_free_all(clwarp_engine *engine)
 
 /* Public entry points: resolve the backend, read the file, build. */
 
+/* What both public build calls do first: reset the outputs, check the arguments. */
 static clwarp_status
-check_build_args(clwarp_engine *engine, clwarp_program **program)
+begin_build(clwarp_engine *engine, clwarp_program **program, clwarp_build_info *info)
 {
+	clear_error();
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!engine || !program)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine or output pointer");
 	*program = NULL;
@@ -404,10 +408,7 @@ clwarp_program_build_source(clwarp_engine *engine, const char *source, const cha
 	const struct backend_config *config = NULL;
 	clwarp_status status;
 
-	clear_error();
-	if (info)
-		memset(info, 0, sizeof(*info));
-	status = check_build_args(engine, program);
+	status = begin_build(engine, program, info);
 	if (status != CLWARP_OK)
 		return status;
 	if (!source)
@@ -429,10 +430,7 @@ clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *o
 	size_t size;
 	clwarp_status status;
 
-	clear_error();
-	if (info)
-		memset(info, 0, sizeof(*info));
-	status = check_build_args(engine, program);
+	status = begin_build(engine, program, info);
 	if (status != CLWARP_OK)
 		return status;
 	if (!path)
