@@ -824,9 +824,18 @@ job_main(void *arg)
 START_TEST(test_threads)
 {
 	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	const clwarp_device_info *info = clwarp_engine_device_info(e);
 	pthread_t threads[4];
 	struct job jobs[4];
 
+	/* Oclgrind 21.10 runs one kernel at a time and is not thread-safe: calls
+	 * from several host threads abort it (Context::notifyKernelBegin asserts
+	 * m_kernelInvocation == NULL) or, with --uninitialized, crash it in
+	 * MemoryPool::alloc under clCreateBuffer. Nothing of ours to check there. */
+	if (strstr(info->platform_name, "Oclgrind") || strstr(info->name, "Oclgrind")) {
+		clwarp_engine_free(e);
+		return;
+	}
 	for (int i = 0; i < 4; i++) {
 		jobs[i] = (struct job){ e, i, 0 };
 		ck_assert_int_eq(pthread_create(&threads[i], NULL, job_main, &jobs[i]), 0);
