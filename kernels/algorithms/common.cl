@@ -16,6 +16,26 @@
  * without warp calls. */
 
 #define WARPS (WG / CLWARP_WARP_SIZE)
+
+/*
+ * This work-item's lane and warp. The algorithms launch 1-D work-groups, so
+ * on the local backend they are get_local_id(0) % W and / W, the values
+ * warp_lane_id() and warp_id() give there, computed without the 3-D linear
+ * local id. A workaround for PoCL 6.0 (LLVM 18): some builds keep a value
+ * derived from the local id once per work-group instead of once per
+ * work-item when it lives across a barrier, so every work-item then reads
+ * the last work-item's value (partition at width 64 rejected every element
+ * of a partial tile: count 0). Which build goes wrong depends on the heap
+ * layout of the compiling process, not on the source (docs/algorithms.md).
+ * clwarp_select also keeps such values short and few (scan.cl).
+ */
+#ifdef CLWARP_BACKEND_LOCAL
+#define ALGO_LANE() ((uint)get_local_id(0) % CLWARP_WARP_SIZE)
+#define ALGO_WARP() ((uint)get_local_id(0) / CLWARP_WARP_SIZE)
+#else
+#define ALGO_LANE() warp_lane_id()
+#define ALGO_WARP() warp_id()
+#endif
 #define TILE (WG * ITEMS_K * VEC)
 #define ITEMS (ITEMS_K * VEC)
 
@@ -45,7 +65,7 @@
 #define DEFINE_BLOCK_SCAN(NAME, TY, OPF, IDV, WSCAN_EXCL, NK, NV) \
 	CLWARP_INLINE TY NAME(TY *a, int inclusive, local TY *sm, CLWARP_WARP_PARAM) \
 	{ \
-		uint lane = warp_lane_id(), wid = warp_id(); \
+		uint lane = ALGO_LANE(), wid = ALGO_WARP(); \
 		TY carry = IDV; \
 		for (uint k = 0; k < (NK); k++) { \
 			TY s = a[k * (NV)]; \
@@ -81,8 +101,8 @@
 	CLWARP_INLINE TY NAME(TY v, local TY *sm, CLWARP_WARP_PARAM) \
 	{ \
 		v = WREDUCE(v); \
-		if (warp_lane_id() == 0) \
-			sm[warp_id()] = v; \
+		if (ALGO_LANE() == 0) \
+			sm[ALGO_WARP()] = v; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		TY r = sm[0]; \
 		for (uint w = 1; w < WARPS; w++) \
@@ -175,8 +195,8 @@ CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
  * j - l; the window is folded up to its nearest inclusive prefix. Lanes
  * before tile 0 count as an inclusive prefix of the identity. */
 #define LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
-		if (tile > 0 && warp_id() == 0) { \
-			uint lane = warp_lane_id(); \
+		if (tile > 0 && ALGO_WARP() == 0) { \
+			uint lane = ALGO_LANE(); \
 			TY excl = IDV; \
 			for (int j = (int)tile - 1;; j -= CLWARP_WARP_SIZE) { \
 				int idx = j - (int)lane; \

@@ -8,8 +8,8 @@ DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 
 __kernel void clwarp_rows_reduce_warp(global const T *in, global T *out, ulong rows, uint len)
 {
-	ulong row = (ulong)get_group_id(0) * WARPS + warp_id();
-	uint lane = warp_lane_id();
+	ulong row = (ulong)get_group_id(0) * WARPS + ALGO_WARP();
+	uint lane = ALGO_LANE();
 	uint lim = row < rows ? len : 0;
 	global const T *p = in + (row < rows ? row : 0) * len;
 	T acc[4] = { ID, ID, ID, ID };
@@ -58,8 +58,8 @@ DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ROW_K, 1)
 /* Chunks of 4 * W elements: four loads in flight, then four warp scans. */
 __kernel void clwarp_rows_scan_warp(global const T *in, global T *out, ulong rows, uint len)
 {
-	ulong row = (ulong)get_group_id(0) * WARPS + warp_id();
-	uint lane = warp_lane_id();
+	ulong row = (ulong)get_group_id(0) * WARPS + ALGO_WARP();
+	uint lane = ALGO_LANE();
 	uint lim = row < rows ? len : 0;
 	global const T *p = in + (row < rows ? row : 0) * len;
 	global T *q = out + (row < rows ? row : 0) * len;
@@ -88,7 +88,7 @@ __kernel void clwarp_rows_scan_group(global const T *in, global T *out, ulong ro
 	ulong row = get_group_id(0);
 	global const T *p = in + row * len;
 	global T *q = out + row * len;
-	uint first = (warp_id() * ROW_K) * CLWARP_WARP_SIZE + warp_lane_id();
+	uint first = (ALGO_WARP() * ROW_K) * CLWARP_WARP_SIZE + ALGO_LANE();
 	T carry = ID;
 	for (uint base = 0; base < len; base += WG * ROW_K) {
 		T a[ROW_K];
@@ -126,8 +126,8 @@ CLWARP_INLINE void softmax_step(float x, float *m, float *s)
 
 __kernel void clwarp_softmax_warp(global const float *in, global float *out, ulong rows, uint len)
 {
-	ulong row = (ulong)get_group_id(0) * WARPS + warp_id();
-	uint lane = warp_lane_id();
+	ulong row = (ulong)get_group_id(0) * WARPS + ALGO_WARP();
+	uint lane = ALGO_LANE();
 	uint lim = row < rows ? len : 0;
 	global const float *p = in + (row < rows ? row : 0) * len;
 	global float *q = out + (row < rows ? row : 0) * len;

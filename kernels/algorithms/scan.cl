@@ -9,7 +9,7 @@
  * instruction of a warp reads W * VEC consecutive elements. */
 CLWARP_INLINE ulong tile_offset(uint k)
 {
-	return ((ulong)(warp_id() * ITEMS_K + k) * CLWARP_WARP_SIZE + warp_lane_id()) * VEC;
+	return ((ulong)(ALGO_WARP() * ITEMS_K + k) * CLWARP_WARP_SIZE + ALGO_LANE()) * VEC;
 }
 
 CLWARP_INLINE void load_tile(global const T *in, ulong base, ulong n, T pad, T *a)
@@ -92,26 +92,35 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	local uint tile_shared;
 	T a[ITEMS];
 	uint rank[ITEMS];
-	uint selected = 0;
+	uint selected = 0, in_range = 0;
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
 	ulong base = (ulong)tile * TILE;
+	/* This work-item's first element in the tile; element (k, c) is at
+	 * first + k * W * VEC + c. Everything per work-item that the staging
+	 * below needs after the block scan's barriers is a 32-bit value or a
+	 * bit mask computed here: no 64-bit offset is recomputed after a
+	 * barrier (see ALGO_LANE() in common.cl for the PoCL 6.0 miscompile
+	 * that lost such a value). */
+	uint first = (uint)tile_offset(0);
 	load_tile(in, base, n, (T)0, a);
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
 		for (uint c = 0; c < VEC; c++) {
-			uint s = o + c < n && clwarp_pred(a[k * VEC + c]);
+			uint valid = o + c < n;
+			uint s = valid && clwarp_pred(a[k * VEC + c]);
 			rank[k * VEC + c] = s;
 			selected |= s << (k * VEC + c);
+			in_range |= valid << (k * VEC + c);
 		}
 	}
 	uint tile_count = block_count(rank, 0, sm, CLWARP_WARP_ARG);
 	for (uint i = 0; i < ITEMS; i++) {
-		uint pos = (uint)tile_offset(i / VEC) + i % VEC;
+		uint pos = first + (i / VEC) * (CLWARP_WARP_SIZE * VEC) + i % VEC;
 		if ((selected >> i) & 1u)
 			stage[rank[i]] = a[i];
 #if PRED_KIND == 2
-		else if (base + pos < n)
+		else if ((in_range >> i) & 1u)
 			stage[tile_count + pos - rank[i]] = a[i];
 #endif
 	}
