@@ -87,13 +87,15 @@ is_float(clwarp_type t)
 	return t == CLWARP_TYPE_FLOAT || t == CLWARP_TYPE_DOUBLE;
 }
 
-/* Integers as sign- or zero-extended 64-bit patterns; floats as long double. */
+/* Integers as sign- or zero-extended 64-bit patterns (floats as their bits);
+ * floats as long double in get_f(). */
 static uint64_t
 get_i(clwarp_type t, const void *b, size_t i)
 {
 	switch (t) {
 	case CLWARP_TYPE_INT: return (uint64_t)(int64_t)((const int32_t *)b)[i];
-	case CLWARP_TYPE_UINT: return ((const uint32_t *)b)[i];
+	case CLWARP_TYPE_UINT:
+	case CLWARP_TYPE_FLOAT: return ((const uint32_t *)b)[i];
 	case CLWARP_TYPE_LONG: return (uint64_t)((const int64_t *)b)[i];
 	default: return ((const uint64_t *)b)[i];
 	}
