@@ -3,7 +3,9 @@
 #include "config.h"
 #include "algo.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,15 +16,35 @@
 #include "util.h"
 
 /*
- * Tuning. Work-groups of ALGO_WG work-items (fewer where the device allows
- * fewer); a scan tile is ALGO_WG * SCAN_VECTORS vectors of 16 bytes; the
- * reduction runs REDUCE_GROUPS_PER_CU work-groups per compute unit, each
- * work-item taking at least REDUCE_MIN_ITEMS elements; rows up to
- * ROWS_WARP_MAX elements get one warp each, longer ones a work-group.
+ * Tuning (defaults below; CLWARP_ALGO_TUNING overrides them for
+ * benchmarks, see tuning_parse). Work-groups of `wg` work-items, `scan_wg`
+ * for scan and compaction (fewer where the device allows fewer); a scan
+ * tile is scan_wg * scan_vectors vectors of 16 bytes; the reduction runs
+ * reduce_groups work-groups per compute unit, each work-item taking at
+ * least REDUCE_MIN_ITEMS elements, reduce_unroll vector loads in flight;
+ * rows up to ROWS_WARP_MAX elements get one warp each, longer ones a
+ * work-group.
  */
-#define ALGO_WG 256u
-#define SCAN_VECTORS 4u
-#define REDUCE_GROUPS_PER_CU 4u
+struct algo_tuning {
+	unsigned wg;
+	unsigned scan_wg;
+	unsigned scan_vectors;
+	unsigned reduce_groups;
+	unsigned reduce_unroll;
+	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
+};
+
+/* Scan: 128 x 8 over 256 x 4 (the same 4096-float tile) gave 1.11-1.15x
+ * on an H100 at n >= 2^22 (docs/performance.md, "Tuning"). */
+static const struct algo_tuning default_tuning = {
+	.wg = 256,
+	.scan_wg = 128,
+	.scan_vectors = 8,
+	.reduce_groups = 4,
+	.reduce_unroll = 4,
+	.packed_lookback = 1,
+};
+
 #define REDUCE_MIN_ITEMS 16u
 #define ROWS_WARP_MAX 256u
 /* Look-back status words hold (epoch << 2) | state in 32 bits. */
@@ -44,6 +66,7 @@ struct algo_variant {
 	clwarp_op op;
 	int inclusive;
 	char *predicate;
+	size_t wg;             /* the work-group size its kernels are built for */
 	clwarp_kernel *kernels[2];
 	struct algo_variant *next;
 };
@@ -54,13 +77,15 @@ struct algorithms {
 	cl_mem counter;        /* one uint, 0 between launches */
 	cl_mem partials;       /* one value per reduce work-group */
 	size_t partials_bytes;
-	cl_mem flags;          /* look-back status words, one per tile */
-	size_t flags_bytes;
-	cl_mem values;         /* look-back aggregates then inclusive prefixes */
-	size_t values_bytes;
+	cl_mem tile_words;     /* look-back: one 64-bit state (+ value) word per tile */
+	size_t tile_words_bytes;
+	cl_mem tile_slots;     /* look-back: two value slots per tile (split protocol) */
+	size_t tile_slots_bytes;
 	cl_uint epoch;
 	cl_uint compute_units;
-	size_t wg;
+	struct algo_tuning tuning;
+	size_t wg;             /* tuning.wg and .scan_wg as the device allows */
+	size_t scan_wg;
 	bool out_of_order;
 };
 
@@ -191,30 +216,104 @@ check_predicate(const char *fn, const char *predicate)
 
 /* ------------------------------------------------------------ engine state */
 
+/*
+ * CLWARP_ALGO_TUNING="key=value,..." with the keys of struct algo_tuning:
+ * for trying other tile and grid shapes in benchmarks (docs/algorithms.md)
+ * without rebuilding the library.
+ */
+static clwarp_status
+tuning_parse(const char *text, struct algo_tuning *t)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+		unsigned lo, hi;
+		bool power_of_two;
+	} keys[] = {
+		{ "wg", offsetof(struct algo_tuning, wg), 1, 1024, true },
+		{ "scan_wg", offsetof(struct algo_tuning, scan_wg), 1, 1024, true },
+		/* clwarp_select keeps one bit per element in a uint: 32 at most. */
+		{ "scan_vectors", offsetof(struct algo_tuning, scan_vectors), 1, 8, false },
+		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
+		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
+		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
+	};
+	const char *p = text;
+
+	*t = default_tuning;
+	while (*p) {
+		size_t len = strcspn(p, "=,");
+		size_t k = 0;
+		unsigned long value;
+		char *end;
+
+		while (k < ARRAY_LENGTH(keys) &&
+		       !(strlen(keys[k].key) == len && strncmp(keys[k].key, p, len) == 0))
+			k++;
+		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, reduce_groups, reduce_unroll, packed_lookback",
+					 text);
+		p += len + 1;
+		errno = 0;
+		value = strtoul(p, &end, 10);
+		if (end == p || errno || (*end && *end != ',') || value < keys[k].lo ||
+		    value > keys[k].hi || (keys[k].power_of_two && (value & (value - 1))))
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_ALGO_TUNING: %s must be %s from %u to %u", keys[k].key,
+					 keys[k].power_of_two ? "a power of two" : "a whole number",
+					 keys[k].lo, keys[k].hi);
+		*(unsigned *)((char *)t + keys[k].offset) = (unsigned)value;
+		p = *end ? end + 1 : end;
+	}
+	return CLWARP_OK;
+}
+
+/* `want` work-items, halved until the device takes them; not below a warp. */
+static clwarp_status
+fit_work_group(const clwarp_engine *engine, const struct backend_config *config, size_t want,
+	       size_t *wg)
+{
+	while (want > engine->info.max_work_group_size)
+		want /= 2;
+	if (want < config->warp_size)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 "the algorithms' work-groups (%zu work-items on %s) are narrower than its warps (%u)",
+				 want, engine->info.name, config->warp_size);
+	*wg = want;
+	return CLWARP_OK;
+}
+
 static clwarp_status
 state_get(clwarp_engine *engine, const struct backend_config *config, struct algorithms **out)
 {
 	struct algorithms *a = engine->algorithms;
 	cl_command_queue_properties props = 0;
 	cl_uint zero[16] = { 0 };
-	size_t wg;
+	struct algo_tuning tuning = default_tuning;
+	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
+	size_t wg = 0, scan_wg = 0;
+	clwarp_status status = CLWARP_OK;
 	cl_int err;
 
 	if (a) {
 		*out = a;
 		return CLWARP_OK;
 	}
-	wg = ALGO_WG;
-	while (wg > engine->info.max_work_group_size)
-		wg /= 2;
-	if (wg < config->warp_size)
-		return set_error(CLWARP_ERROR_TOO_LARGE,
-				 "the device's work-groups (%zu work-items) are narrower than its warps (%u)",
-				 engine->info.max_work_group_size, config->warp_size);
+	if (tuning_text)
+		status = tuning_parse(tuning_text, &tuning);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.wg, &wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.scan_wg, &scan_wg);
+	if (status != CLWARP_OK)
+		return status;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	a->tuning = tuning;
 	a->wg = wg;
+	a->scan_wg = scan_wg;
 	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),
 			      &a->compute_units, NULL);
 	if (err != CL_SUCCESS || a->compute_units == 0)
@@ -299,10 +398,10 @@ algorithms_free(clwarp_engine *engine)
 		clReleaseMemObject(a->counter);
 	if (a->partials)
 		clReleaseMemObject(a->partials);
-	if (a->flags)
-		clReleaseMemObject(a->flags);
-	if (a->values)
-		clReleaseMemObject(a->values);
+	if (a->tile_words)
+		clReleaseMemObject(a->tile_words);
+	if (a->tile_slots)
+		clReleaseMemObject(a->tile_slots);
 	free(a);
 	engine->algorithms = NULL;
 }
@@ -321,8 +420,8 @@ static const char *const kernel_names[][2] = {
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
 static void
-variant_source(const struct algo_variant *v, const struct backend_config *config, size_t wg,
-	       struct strbuf *out)
+variant_source(const struct algo_variant *v, const struct backend_config *config,
+	       const struct algo_tuning *tuning, struct strbuf *out)
 {
 	const struct type_desc *t = &types[v->type];
 	unsigned vec = (unsigned)(16 / t->size);
@@ -344,10 +443,12 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	}
 	strbuf_printf(out, "#define WARP_REDUCE(v) warp_reduce_%s(v)\n"
 			   "#define WARP_SCAN_EXCL(v) warp_scan_exclusive_%s(v)\n"
-			   "#define WG %zu\n#define ITEMS_K %u\n",
-		      op, op, wg, SCAN_VECTORS);
+			   "#define WG %zu\n#define ITEMS_K %u\n#define REDUCE_UNROLL %u\n",
+		      op, op, v->wg, tuning->scan_vectors, tuning->reduce_unroll);
 	if (config->backend == CLWARP_BACKEND_NV)
 		strbuf_puts(out, "#define CLWARP_ALGO_WARP_LOOKBACK 1\n");
+	if (!tuning->packed_lookback)
+		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
 	switch (v->kind) {
 	case ALGO_REDUCE:
 		file = "reduce";
@@ -411,7 +512,9 @@ variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->type = type;
 	v->op = op;
 	v->inclusive = inclusive;
-	variant_source(v, config, a->wg, &text);
+	v->wg = kind == ALGO_SCAN || kind == ALGO_COMPACT || kind == ALGO_PARTITION ? a->scan_wg
+										  : a->wg;
+	variant_source(v, config, &a->tuning, &text);
 	if (text.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto fail;
@@ -439,10 +542,10 @@ variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		if (clGetKernelWorkGroupInfo(clwarp_kernel_cl(v->kernels[i]), engine->device,
 					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
 					     NULL) == CL_SUCCESS &&
-		    max_wg < a->wg) {
+		    max_wg < v->wg) {
 			status = set_error(CLWARP_ERROR_TOO_LARGE,
 					   "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
-					   fn, kernel_names[kind][i], max_wg, engine->info.name, a->wg);
+					   fn, kernel_names[kind][i], max_wg, engine->info.name, v->wg);
 			goto fail;
 		}
 	}
@@ -501,7 +604,7 @@ static clwarp_status
 call_launch(struct call *c, unsigned which, size_t global, const char *sig, ...)
 {
 	clwarp_kernel *k = c->v->kernels[which];
-	size_t local = c->a->wg;
+	size_t local = c->v->wg;
 	va_list ap;
 	clwarp_status status = CLWARP_OK;
 	cl_int err;
@@ -578,15 +681,18 @@ lookback_prepare(struct call *c, size_t tiles, size_t value_size, cl_uint *epoch
 
 	if (tiles >= INT_MAX)
 		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu tiles are too many", c->fn, tiles);
-	status = temp_reserve(c->engine, &a->flags, &a->flags_bytes, tiles * sizeof(cl_uint));
+	status = temp_reserve(c->engine, &a->tile_words, &a->tile_words_bytes,
+			      tiles * sizeof(cl_ulong));
 	if (status == CLWARP_OK)
-		status = temp_reserve(c->engine, &a->values, &a->values_bytes, 2 * tiles * value_size);
+		status = temp_reserve(c->engine, &a->tile_slots, &a->tile_slots_bytes,
+				      2 * tiles * value_size);
 	if (status != CLWARP_OK)
 		return status;
 	if (++a->epoch >= EPOCH_LIMIT) {
 		cl_uint zero = 0;
-		cl_int err = clEnqueueFillBuffer(c->engine->queue, a->flags, &zero, sizeof(zero), 0,
-						 a->flags_bytes, 0, NULL, NULL);
+		cl_int err = clEnqueueFillBuffer(c->engine->queue, a->tile_words, &zero,
+						 sizeof(zero), 0, a->tile_words_bytes, 0, NULL,
+						 NULL);
 
 		if (err != CL_SUCCESS)
 			return set_cl_error(err, "clEnqueueFillBuffer");
@@ -621,10 +727,12 @@ clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, 
 		return status;
 	status = call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL);
 	if (status == CLWARP_OK) {
+		size_t most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
+
 		per_group = c.a->wg * REDUCE_MIN_ITEMS;
 		groups = n / per_group + (n % per_group != 0);
-		if (groups > (size_t)c.a->compute_units * REDUCE_GROUPS_PER_CU)
-			groups = (size_t)c.a->compute_units * REDUCE_GROUPS_PER_CU;
+		if (groups > most)
+			groups = most;
 		if (groups == 0)
 			groups = 1;
 		status = temp_reserve(engine, &c.a->partials, &c.a->partials_bytes, groups * size);
@@ -661,13 +769,14 @@ clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive
 	if (status == CLWARP_OK && n == 0)
 		return call_end(&c, call_marker(&c), event);
 	if (status == CLWARP_OK) {
-		tile = c.a->wg * SCAN_VECTORS * (16 / size);
+		tile = c.a->scan_wg * c.a->tuning.scan_vectors * (16 / size);
 		tiles = n / tile + (n % tile != 0);
 		status = lookback_prepare(&c, tiles, size, &epoch);
 	}
 	if (status == CLWARP_OK)
-		status = call_launch(&c, 0, tiles * c.a->wg, "bbluubbb", in, out, (cl_ulong)n,
-				     (cl_uint)tiles, epoch, c.a->counter, c.a->flags, c.a->values);
+		status = call_launch(&c, 0, tiles * c.a->scan_wg, "bbluubbb", in, out, (cl_ulong)n,
+				     (cl_uint)tiles, epoch, c.a->counter, c.a->tile_words,
+				     c.a->tile_slots);
 	return call_end(&c, status, event);
 }
 
@@ -704,16 +813,16 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 		return status;
 	status = call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate);
 	if (status == CLWARP_OK) {
-		tile = c.a->wg * SCAN_VECTORS * (16 / size);
+		tile = c.a->scan_wg * c.a->tuning.scan_vectors * (16 / size);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
 		status = lookback_prepare(&c, tiles, sizeof(cl_uint), &epoch);
 	}
 	/* With n == 0 one tile still runs, to write the count: `in` and `out`
 	 * are never read or written then, any buffer will do. */
 	if (status == CLWARP_OK)
-		status = call_launch(&c, 0, tiles * c.a->wg, "bbbluubbb", n ? in : count,
+		status = call_launch(&c, 0, tiles * c.a->scan_wg, "bbbluubbb", n ? in : count,
 				     n ? out : count, count, (cl_ulong)n, (cl_uint)tiles, epoch,
-				     c.a->counter, c.a->flags, c.a->values);
+				     c.a->counter, c.a->tile_words, c.a->tile_slots);
 	if (status == CLWARP_OK && kind == ALGO_PARTITION && n > 1)
 		status = call_launch(&c, 1, n / 2, "bbl", out, count, (cl_ulong)n);
 	return call_end(&c, status, event);

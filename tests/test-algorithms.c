@@ -43,15 +43,15 @@ warp_of(clwarp_engine *e)
 	return w;
 }
 
-/* Elements per scan tile (see src/algorithms.c): 256 work-items, 4 vectors of 16 bytes. */
+/* Elements per scan tile (default_tuning in src/algorithms.c): 128 work-items, 8 vectors of 16 bytes. */
 static size_t
 tile_of(clwarp_engine *e, clwarp_type t)
 {
-	size_t wg = 256;
+	size_t wg = 128;
 
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
-	return wg * 4 * (16 / clwarp_type_size(t));
+	return wg * 8 * (16 / clwarp_type_size(t));
 }
 
 /* The size classes: 0, 1, around the warp, around a tile, several tiles, large. */
@@ -919,6 +919,57 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/*
+ * CLWARP_ALGO_TUNING: each bad value is named; another shape gives the same
+ * results (narrow work-groups, an odd vector count, and the split
+ * look-back for 4-byte values too). Check forks each test, so the variable
+ * stays in this test's process.
+ */
+START_TEST(test_tuning)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "scan_wg=100", "scan_wg must be a power of two from 1 to 1024" },
+		{ "scan_vectors=9", "scan_vectors must be a whole number from 1 to 8" },
+		{ "reduce_groups=0", "reduce_groups must be a whole number from 1 to 64" },
+		{ "wg=", "wg must be a power of two" },
+		{ "wg=64x", "wg must be a power of two" },
+		{ "tile=4", "expected key=value" },
+		{ "wg", "expected key=value" },
+	};
+	clwarp_engine *e;
+	cl_mem buf;
+	size_t tile;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", bad[i].text, 1), 0);
+		e = engine_with(CLWARP_BACKEND_AUTO, 0);
+		buf = device_copy(e, NULL, 64);
+		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, buf, 4, buf, NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, bad[i].why);
+		clReleaseMemObject(buf);
+		clwarp_engine_free(e);
+	}
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
+				"wg=64,scan_wg=64,scan_vectors=3,reduce_groups=2,reduce_unroll=3,packed_lookback=0",
+				1), 0);
+	e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	if (warp_of(e) <= 64) {
+		tile = 64 * 3 * 4;  /* 4-byte elements */
+		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 7 * tile + 5, false);
+		check_scan(e, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, 0, 3 * tile - 1, false);
+		check_select(e, CLWARP_TYPE_INT, false, 9 * tile + 3, 2);
+		check_select(e, CLWARP_TYPE_UINT, true, 4 * tile + 1, 3);
+		check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 64 * 16 * 5 + 7, false);
+		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 1, 5, 300);
+	}
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
+}
+END_TEST
+
 /* CLWARP_TEST_ONLY=name[,name...]: run only those tests (for slow runs under Oclgrind). */
 static bool
 wanted(const char *name)
@@ -959,6 +1010,7 @@ main(void)
 	ADD_TEST(tc, test_reduce);
 	ADD_TEST(tc, test_scan);
 	ADD_TEST(tc, test_repeated_calls);
+	ADD_TEST(tc, test_tuning);
 	ADD_TEST(tc, test_float_accuracy);
 	ADD_TEST(tc, test_compact);
 	ADD_TEST(tc, test_partition);

@@ -7,8 +7,11 @@
  *   WARP_REDUCE(v), WARP_SCAN_EXCL(v)   the matching warp_* calls
  *   WG                     work-group size (a multiple of CLWARP_WARP_SIZE)
  *   ITEMS_K                vectors per work-item in a scan tile
+ *   REDUCE_UNROLL          vector loads in flight per work-item in clwarp_reduce
  * and, for the look-back, CLWARP_ALGO_WARP_LOOKBACK where a warp may run
- * warp calls on its own (every backend but local; enabled on nv).
+ * warp calls on its own (every backend but local; enabled on nv), and
+ * CLWARP_ALGO_SPLIT_LOOKBACK to keep state and value apart for every type
+ * (a tuning choice, for comparison; see tile_publish).
  *
  * Warp calls: on the local backend every warp_* function is a work-group
  * barrier, so every helper here that calls one is called by the whole
@@ -120,9 +123,9 @@
 #define GLOBAL_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
-/* Values passed between work-groups (reduce partials, look-back values)
- * move through 32-bit atomics, so they are race-free in the memory model
- * (and for Oclgrind). The status protocol orders them, so a 64-bit value
+/* Values passed between work-groups (reduce partials, split look-back
+ * values) move through 32-bit atomics, so they are race-free in the memory
+ * model (and for Oclgrind). A status word orders them, so a 64-bit value
  * may travel as two halves. */
 #define DEFINE_SHARED_VALUE_32(TY) \
 	CLWARP_OVERLOAD void value_store(volatile global TY *p, TY v) \
@@ -155,36 +158,140 @@ DEFINE_SHARED_VALUE_64(ulong)
 CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
 
 /*
+ * 64-bit words read and written whole by other work-groups: relaxed
+ * gpu-scope PTX loads and stores on NVIDIA (plain ones are enough, as the
+ * word carries its own data), cl_khr_int64_base_atomics elsewhere. Where
+ * neither exists, ALGO_WORD64 stays undefined.
+ */
+#ifdef CLWARP_BACKEND_NV
+#define ALGO_WORD64 1
+#if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 70
+#define ALGO_PTX_SEM "relaxed.gpu"
+#else
+#define ALGO_PTX_SEM "volatile"
+#endif
+CLWARP_INLINE void word_store(volatile global ulong *p, ulong w)
+{
+	asm volatile("st." ALGO_PTX_SEM ".global.u64 [%0], %1;" ::"l"((ulong)p), "l"(w) : "memory");
+}
+
+CLWARP_INLINE ulong word_load(volatile global ulong *p)
+{
+	ulong w;
+	asm volatile("ld." ALGO_PTX_SEM ".global.u64 %0, [%1];" : "=l"(w) : "l"((ulong)p) : "memory");
+	return w;
+}
+#elif defined(cl_khr_int64_base_atomics)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define ALGO_WORD64 1
+CLWARP_INLINE void word_store(volatile global ulong *p, ulong w)
+{
+	atom_xchg(p, w);
+}
+
+CLWARP_INLINE ulong word_load(volatile global ulong *p)
+{
+	return atom_add(p, 0ul);
+}
+#endif
+
+/*
+ * Look-back tile descriptors: what tile `tile` has published, a state
+ * word (epoch << 2) | STATE_* and a value, the tile's aggregate or its
+ * inclusive prefix. `words` holds one 64-bit word per tile, `slots` two
+ * values per tile.
+ *
+ * tile_publish(words, slots, tile, state, v) publishes; tile_wait(words,
+ * slots, tile, fa, fp, &v) waits until the state is fa or fp, stores the
+ * value in v and returns the state. Two implementations, chosen by type:
+ *
+ *  - packed (4-byte values, where ALGO_WORD64 is defined): state and value
+ *    share one 64-bit word, written and read whole, so a reader always sees
+ *    a value with the state it was published with, and no fence is needed
+ *    (CUB's ScanTileState does the same);
+ *  - split (8-byte values, or no 64-bit words): the value goes to its own
+ *    slot (one for the aggregate, one for the prefix, so a later prefix
+ *    cannot overwrite an aggregate being read), then a global fence, then
+ *    the state as a 32-bit atomic; the reader fences between the state and
+ *    the value.
+ *
+ * Both keep the state in the word's high-order half (STATE_HALF), so a
+ * packed value from an earlier call never reads as a split state.
+ */
+#ifdef __ENDIAN_LITTLE__
+#define STATE_HALF(words, tile) ((volatile global uint *)&(words)[tile] + 1)
+#else
+#define STATE_HALF(words, tile) ((volatile global uint *)&(words)[tile])
+#endif
+#define DEFINE_TILE_PACKED(TY) \
+	CLWARP_OVERLOAD void tile_publish(volatile global ulong *words, volatile global TY *slots, \
+					  uint tile, uint state, TY v) \
+	{ \
+		word_store(&words[tile], (ulong)state << 32 | as_uint(v)); \
+	} \
+	CLWARP_OVERLOAD uint tile_wait(volatile global ulong *words, volatile global TY *slots, \
+				       uint tile, uint fa, uint fp, TY *v) \
+	{ \
+		ulong w; \
+		uint state; \
+		do { \
+			w = word_load(&words[tile]); \
+			state = (uint)(w >> 32); \
+		} while (state != fa && state != fp); \
+		*v = as_##TY((uint)w); \
+		return state; \
+	}
+#define DEFINE_TILE_SPLIT(TY) \
+	CLWARP_OVERLOAD void tile_publish(volatile global ulong *words, volatile global TY *slots, \
+					  uint tile, uint state, TY v) \
+	{ \
+		value_store(&slots[2 * tile + ((state & 3u) == STATE_PREFIX)], v); \
+		GLOBAL_FENCE(); \
+		atomic_xchg(STATE_HALF(words, tile), state); \
+	} \
+	CLWARP_OVERLOAD uint tile_wait(volatile global ulong *words, volatile global TY *slots, \
+				       uint tile, uint fa, uint fp, TY *v) \
+	{ \
+		uint state; \
+		do { \
+			state = atomic_or(STATE_HALF(words, tile), 0u); \
+		} while (state != fa && state != fp); \
+		GLOBAL_FENCE(); \
+		*v = value_load(&slots[2 * tile + (state == fp)]); \
+		return state; \
+	}
+#if defined(ALGO_WORD64) && !defined(CLWARP_ALGO_SPLIT_LOOKBACK)
+DEFINE_TILE_PACKED(int)
+DEFINE_TILE_PACKED(uint)
+DEFINE_TILE_PACKED(float)
+#else
+DEFINE_TILE_SPLIT(int)
+DEFINE_TILE_SPLIT(uint)
+DEFINE_TILE_SPLIT(float)
+#endif
+DEFINE_TILE_SPLIT(long)
+DEFINE_TILE_SPLIT(ulong)
+CLWARP_IF_FP64(DEFINE_TILE_SPLIT(double))
+
+/*
  * Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
  * with Decoupled Look-back"). Tile `tile` publishes its aggregate, then
  * folds its predecessors' values back to the first one that has published
  * an inclusive prefix, publishes its own inclusive prefix, and returns its
  * exclusive prefix (the identity for tile 0) to every work-item.
  *
- * Values are written before their status word, with a global fence
- * between, and read after it, behind a fence again; status words move only
- * through atomics. A tile waits only for tiles with smaller ids, which took
- * their id before it did and so are running: no deadlock, also where
- * work-groups run one after another (Oclgrind) or on a thread pool (PoCL).
+ * A tile waits only for tiles with smaller ids, which took their id before
+ * it did and so are running: no deadlock, also where work-groups run one
+ * after another (Oclgrind) or on a thread pool (PoCL).
  */
 #define DEFINE_LOOKBACK(NAME, TY, OPF, IDV, WREDUCE) \
-	CLWARP_INLINE TY NAME(uint tile, TY aggregate, uint epoch, volatile global uint *flags, \
-			      volatile global TY *agg, volatile global TY *pre, local TY *shared, \
-			      CLWARP_WARP_PARAM) \
+	CLWARP_INLINE TY NAME(uint tile, TY aggregate, uint epoch, volatile global ulong *words, \
+			      volatile global TY *slots, local TY *shared, CLWARP_WARP_PARAM) \
 	{ \
 		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX; \
 		uint lid = get_local_id(0); \
-		if (lid == 0) { \
-			if (tile == 0) { \
-				value_store(&pre[0], aggregate); \
-				GLOBAL_FENCE(); \
-				atomic_xchg(&flags[0], fp); \
-			} else { \
-				value_store(&agg[tile], aggregate); \
-				GLOBAL_FENCE(); \
-				atomic_xchg(&flags[tile], fa); \
-			} \
-		} \
+		if (lid == 0) \
+			tile_publish(words, slots, tile, tile == 0 ? fp : fa, aggregate); \
 		LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		return *shared; \
@@ -202,13 +309,8 @@ CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
 				int idx = j - (int)lane; \
 				uint f = fp; \
 				TY v = IDV; \
-				if (idx >= 0) { \
-					do { \
-						f = atomic_or(&flags[idx], 0u); \
-					} while (f != fa && f != fp); \
-					GLOBAL_FENCE(); \
-					v = value_load(f == fp ? &pre[idx] : &agg[idx]); \
-				} \
+				if (idx >= 0) \
+					f = tile_wait(words, slots, (uint)idx, fa, fp, &v); \
 				ulong found = warp_ballot(f == fp); \
 				uint first = found ? (uint)popcount((found & (~found + 1ul)) - 1ul) : CLWARP_WARP_SIZE; \
 				TY w = WREDUCE(lane <= first ? v : (TY)(IDV)); \
@@ -217,9 +319,7 @@ CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
 					break; \
 			} \
 			if (lane == 0) { \
-				value_store(&pre[tile], OPF(excl, aggregate)); \
-				GLOBAL_FENCE(); \
-				atomic_xchg(&flags[tile], fp); \
+				tile_publish(words, slots, tile, fp, OPF(excl, aggregate)); \
 				*shared = excl; \
 			} \
 		} else if (tile == 0 && lid == 0) { \
@@ -231,21 +331,14 @@ CLWARP_IF_FP64(DEFINE_SHARED_VALUE_64(double))
 		if (lid == 0) { \
 			TY excl = IDV; \
 			for (int j = (int)tile - 1; j >= 0; j--) { \
-				uint f; \
-				do { \
-					f = atomic_or(&flags[j], 0u); \
-				} while (f != fa && f != fp); \
-				GLOBAL_FENCE(); \
-				TY v = value_load(f == fp ? &pre[j] : &agg[j]); \
+				TY v; \
+				uint f = tile_wait(words, slots, (uint)j, fa, fp, &v); \
 				excl = j == (int)tile - 1 ? v : OPF(v, excl); \
 				if (f == fp) \
 					break; \
 			} \
-			if (tile > 0) { \
-				value_store(&pre[tile], OPF(excl, aggregate)); \
-				GLOBAL_FENCE(); \
-				atomic_xchg(&flags[tile], fp); \
-			} \
+			if (tile > 0) \
+				tile_publish(words, slots, tile, fp, OPF(excl, aggregate)); \
 			*shared = excl; \
 		}
 #endif

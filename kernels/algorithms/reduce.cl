@@ -5,7 +5,6 @@
 
 DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 
-#define UNROLL 4
 
 __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 			    volatile global T *partials, volatile global uint *counter)
@@ -17,19 +16,19 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 	uint lid = get_local_id(0);
 	ulong nv = n / VEC;
 	global const T_VEC *v = (global const T_VEC *)in;
-	T acc[UNROLL][VEC];
+	T acc[REDUCE_UNROLL][VEC];
 
 	/* Scalar accumulators: the same code as vector ones on GPUs, and no
 	 * vector splats (Oclgrind takes their undefined lanes for data). */
-	for (uint u = 0; u < UNROLL; u++)
+	for (uint u = 0; u < REDUCE_UNROLL; u++)
 		for (uint c = 0; c < VEC; c++)
 			acc[u][c] = ID;
 	ulong i = gid;
-	for (; i + (UNROLL - 1) * threads < nv; i += UNROLL * threads) {
-		T_VEC x[UNROLL];
-		for (uint u = 0; u < UNROLL; u++)
+	for (; i + (REDUCE_UNROLL - 1) * threads < nv; i += REDUCE_UNROLL * threads) {
+		T_VEC x[REDUCE_UNROLL];
+		for (uint u = 0; u < REDUCE_UNROLL; u++)
 			x[u] = v[i + u * threads];
-		for (uint u = 0; u < UNROLL; u++) {
+		for (uint u = 0; u < REDUCE_UNROLL; u++) {
 			T e[VEC];
 			VEC_SPLIT(e, x[u]);
 			for (uint c = 0; c < VEC; c++)
@@ -44,7 +43,7 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 			acc[0][c] = OP(acc[0][c], e[c]);
 	}
 	T s = acc[0][0];
-	for (uint u = 0; u < UNROLL; u++)
+	for (uint u = 0; u < REDUCE_UNROLL; u++)
 		for (uint c = u == 0 ? 1 : 0; c < VEC; c++)
 			s = OP(s, acc[u][c]);
 	/* The n % VEC elements after the last whole vector. */

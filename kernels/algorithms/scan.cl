@@ -34,8 +34,8 @@ DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ITEMS_K, VEC)
 DEFINE_LOOKBACK(lookback, T, OP, ID, WARP_REDUCE)
 
 __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles, uint epoch,
-			  volatile global uint *counter, volatile global uint *flags,
-			  volatile global T *values)
+			  volatile global uint *counter, volatile global ulong *words,
+			  volatile global T *slots)
 {
 	local T sm[WARPS];
 	local T prefix_shared;
@@ -46,8 +46,7 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 	ulong base = (ulong)tile * TILE;
 	load_tile(in, base, n, (T)(ID), a);
 	T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
-	T prefix = lookback(tile, aggregate, epoch, flags, values, values + tiles, &prefix_shared,
-			    CLWARP_WARP_ARG);
+	T prefix = lookback(tile, aggregate, epoch, words, slots, &prefix_shared, CLWARP_WARP_ARG);
 	if (base + TILE <= n) {
 		global T_VEC *v = (global T_VEC *)(out + base);
 		for (uint k = 0; k < ITEMS_K; k++) {
@@ -84,7 +83,7 @@ DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
  */
 __kernel void clwarp_select(global const T *in, global T *out, global uint *count, ulong n,
 			    uint tiles, uint epoch, volatile global uint *counter,
-			    volatile global uint *flags, volatile global uint *values)
+			    volatile global ulong *words, volatile global uint *slots)
 {
 	local T stage[TILE];
 	local uint sm[WARPS];
@@ -124,8 +123,8 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 			stage[tile_count + pos - rank[i]] = a[i];
 #endif
 	}
-	uint before = lookback_count(tile, tile_count, epoch, flags, values, values + tiles,
-				     &prefix_shared, CLWARP_WARP_ARG);
+	uint before = lookback_count(tile, tile_count, epoch, words, slots, &prefix_shared,
+				     CLWARP_WARP_ARG);
 	/* lookback_count ends with a barrier: the stage is complete. */
 	for (uint i = get_local_id(0); i < tile_count; i += WG)
 		out[before + i] = stage[i];
