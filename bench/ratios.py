@@ -85,11 +85,13 @@ def main(argv):
         print(f"ratios: no rows for device {device!r}")
         return 1
     data = defaultdict(dict)  # (op, type) -> {(backend, n): gbps}
+    times = {}  # (op, type, backend, n) -> median ms
     walls = set()  # (op, type, backend, n) of libclwarp results timed by wall time
     timings = defaultdict(set)  # backend -> timing methods of its rows
     backends = []
     for dev, backend, op, typ, n, ms, gbps, timing in rows:
         data[(op, typ)][(backend, n)] = gbps
+        times[(op, typ, backend, n)] = ms
         timings[backend].add(timing)
         if timing == "wall" and backend != "host":
             walls.add((op, typ, backend, n))
@@ -172,7 +174,22 @@ def main(argv):
             if copy[h]:
                 top = max(copy[h])
                 print(f"copy bandwidth ({h}) at n = {top}: {copy[h][top]:.1f} GB/s (read + write)")
+    print_floor(copy_names, copy, times)
     return 0
+
+
+def print_floor(copy_names, copy, times):
+    """The launch floor: the copy kernel's time at the smallest n, where
+    it moves almost nothing, is what one launch costs as the benchmark
+    times it. No call through that API can take less."""
+    kernels = [h for h in copy_names if h != "cuda-memcpy" and copy[h]]
+    if not kernels:
+        return
+    print("\nlaunch floor: median time of the copy kernel at the smallest n (one launch, ~no data)")
+    for h in kernels:
+        low = min(copy[h])
+        us = 1000.0 * times[("copy", "float", h, low)]
+        print(f"  {h:<12} n = {low:>8}: {us:7.2f} us")
 
 
 if __name__ == "__main__":
