@@ -174,7 +174,8 @@ def main(argv):
             if copy[h]:
                 top = max(copy[h])
                 print(f"copy bandwidth ({h}) at n = {top}: {copy[h][top]:.1f} GB/s (read + write)")
-    print_floor(copy_names, copy, times)
+    floors = print_floor(copy_names, copy, times)
+    print_above_floor(floors, times, native)
     return 0
 
 
@@ -186,10 +187,33 @@ def print_floor(copy_names, copy, times):
     if not kernels:
         return
     print("\nlaunch floor: median time of the copy kernel at the smallest n (one launch, ~no data)")
+    floors = {}
     for h in kernels:
         low = min(copy[h])
-        us = 1000.0 * times[("copy", "float", h, low)]
-        print(f"  {h:<12} n = {low:>8}: {us:7.2f} us")
+        floors[h] = 1000.0 * times[("copy", "float", h, low)]
+        print(f"  {h:<12} n = {low:>8}: {floors[h]:7.2f} us")
+    return floors
+
+
+def print_above_floor(floors, times, native):
+    """Per operation with a CUB counterpart: microseconds above each API's
+    own launch floor, libclwarp (OpenCL floor) against CUB (CUDA floor),
+    for n up to 2^24, where the floor is most of the time."""
+    if not native or "opencl" not in floors or "cuda-kernel" not in floors:
+        return
+    ops = sorted({(op, typ) for op, typ, b, _ in times if b == "cub"})
+    print("\ntime above the launch floor (us): native - opencl floor, cub - cuda floor")
+    print(f"{'op':<28}{'type':<6}{'n':>10}{native:>10}{'cub':>10}{native + '/cub':>12}")
+    for op, typ in ops:
+        for n in sorted({n for o, t, b, n in times if (o, t, b) == (op, typ, native)}):
+            if n < 1 << 16 or n > 1 << 24 or n.bit_length() % 2 == 0:
+                continue
+            a, c = times.get((op, typ, native, n)), times.get((op, typ, "cub", n))
+            if a is None or c is None:
+                continue
+            x, y = 1000.0 * a - floors["opencl"], 1000.0 * c - floors["cuda-kernel"]
+            ratio = f"{x / y:12.2f}" if y > 0 else f"{'-':>12}"
+            print(f"{op:<28}{typ:<6}{n:>10}{x:10.2f}{y:10.2f}{ratio}")
 
 
 if __name__ == "__main__":

@@ -51,6 +51,12 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 		s = OP(s, in[nv * VEC + gid]);
 
 	s = block_reduce(s, sm, CLWARP_WARP_ARG);
+	/* One work-group (n up to WG * 16): no partials, no ticket. */
+	if (groups == 1) {
+		if (lid == 0)
+			result[0] = s;
+		return;
+	}
 	if (lid == 0) {
 		value_store(&partials[get_group_id(0)], s);
 		GLOBAL_FENCE();
