@@ -17,29 +17,37 @@
 
 /*
  * Tuning (defaults below; CLWARP_ALGO_TUNING overrides them for
- * benchmarks, see tuning_parse). Work-groups of `wg` work-items, `scan_wg`
- * for scan and compaction (fewer where the device allows fewer); a scan
- * tile is scan_wg * scan_vectors vectors of 16 bytes; the reduction runs
- * reduce_groups work-groups per compute unit, each work-item taking at
- * least REDUCE_MIN_ITEMS elements, reduce_unroll vector loads in flight;
- * rows up to ROWS_WARP_MAX elements get one warp each, longer ones a
- * work-group.
+ * benchmarks, see tuning_parse). Work-group sizes are cut down to what the
+ * device allows. A scan tile is scan_wg work-items x scan_vectors vectors
+ * of 16 bytes, a compaction tile select_wg x select_vectors; the
+ * reduction runs reduce_groups work-groups of `wg` per compute unit, each
+ * work-item taking at least REDUCE_MIN_ITEMS elements with reduce_unroll
+ * vector loads in flight; rows up to ROWS_WARP_MAX elements get one warp
+ * each, longer ones a work-group of `wg`.
  */
 struct algo_tuning {
 	unsigned wg;
 	unsigned scan_wg;
 	unsigned scan_vectors;
+	unsigned select_wg;
+	unsigned select_vectors;
 	unsigned reduce_groups;
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
 };
 
-/* Scan: 128 x 8 over 256 x 4 (the same 4096-float tile) gave 1.11-1.15x
- * on an H100 at n >= 2^22 (docs/performance.md, "Tuning"). */
+/*
+ * Measured on an H100 with bench/tune-gpu.sh (docs/performance.md,
+ * "Tuning"): scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
+ * 1.11-1.15x at n >= 2^22; compaction tiles of 256 x 6 beat 128 x 8 by
+ * 1.04-1.10x there, and cost scans 2-7 %.
+ */
 static const struct algo_tuning default_tuning = {
 	.wg = 256,
 	.scan_wg = 128,
 	.scan_vectors = 8,
+	.select_wg = 256,
+	.select_vectors = 6,
 	.reduce_groups = 4,
 	.reduce_unroll = 4,
 	.packed_lookback = 1,
@@ -67,6 +75,7 @@ struct algo_variant {
 	int inclusive;
 	char *predicate;
 	size_t wg;             /* the work-group size its kernels are built for */
+	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile */
 	clwarp_kernel *kernels[2];
 	struct algo_variant *next;
 };
@@ -84,8 +93,8 @@ struct algorithms {
 	cl_uint epoch;
 	cl_uint compute_units;
 	struct algo_tuning tuning;
-	size_t wg;             /* tuning.wg and .scan_wg as the device allows */
-	size_t scan_wg;
+	size_t wg;             /* tuning.wg as the device allows (tuning's other work-group
+				  sizes are already cut down to what it allows) */
 	bool out_of_order;
 };
 
@@ -232,8 +241,11 @@ tuning_parse(const char *text, struct algo_tuning *t)
 	} keys[] = {
 		{ "wg", offsetof(struct algo_tuning, wg), 1, 1024, true },
 		{ "scan_wg", offsetof(struct algo_tuning, scan_wg), 1, 1024, true },
-		/* clwarp_select keeps one bit per element in a uint: 32 at most. */
+		/* A tile lives in registers: 32 elements per work-item at most. */
 		{ "scan_vectors", offsetof(struct algo_tuning, scan_vectors), 1, 8, false },
+		{ "select_wg", offsetof(struct algo_tuning, select_wg), 1, 1024, true },
+		/* clwarp_select also keeps one bit per element in a uint. */
+		{ "select_vectors", offsetof(struct algo_tuning, select_vectors), 1, 8, false },
 		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
 		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
 		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
@@ -252,7 +264,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, reduce_groups, reduce_unroll, packed_lookback",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -292,7 +304,7 @@ state_get(clwarp_engine *engine, const struct backend_config *config, struct alg
 	cl_uint zero[16] = { 0 };
 	struct algo_tuning tuning = default_tuning;
 	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
-	size_t wg = 0, scan_wg = 0;
+	size_t wg = 0, scan_wg = 0, select_wg = 0;
 	clwarp_status status = CLWARP_OK;
 	cl_int err;
 
@@ -306,14 +318,17 @@ state_get(clwarp_engine *engine, const struct backend_config *config, struct alg
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.scan_wg, &scan_wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.select_wg, &select_wg);
 	if (status != CLWARP_OK)
 		return status;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	a->tuning = tuning;
+	a->tuning.scan_wg = (unsigned)scan_wg;
+	a->tuning.select_wg = (unsigned)select_wg;
 	a->wg = wg;
-	a->scan_wg = scan_wg;
 	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),
 			      &a->compute_units, NULL);
 	if (err != CL_SUCCESS || a->compute_units == 0)
@@ -444,11 +459,12 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	strbuf_printf(out, "#define WARP_REDUCE(v) warp_reduce_%s(v)\n"
 			   "#define WARP_SCAN_EXCL(v) warp_scan_exclusive_%s(v)\n"
 			   "#define WG %zu\n#define ITEMS_K %u\n#define REDUCE_UNROLL %u\n",
-		      op, op, v->wg, tuning->scan_vectors, tuning->reduce_unroll);
+		      op, op, v->wg, v->vectors, tuning->reduce_unroll);
 	if (config->backend == CLWARP_BACKEND_NV)
 		strbuf_puts(out, "#define CLWARP_ALGO_WARP_LOOKBACK 1\n");
 	if (!tuning->packed_lookback)
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
+
 	switch (v->kind) {
 	case ALGO_REDUCE:
 		file = "reduce";
@@ -512,8 +528,16 @@ variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->type = type;
 	v->op = op;
 	v->inclusive = inclusive;
-	v->wg = kind == ALGO_SCAN || kind == ALGO_COMPACT || kind == ALGO_PARTITION ? a->scan_wg
-										  : a->wg;
+	if (kind == ALGO_SCAN) {
+		v->wg = a->tuning.scan_wg;
+		v->vectors = a->tuning.scan_vectors;
+	} else if (kind == ALGO_COMPACT || kind == ALGO_PARTITION) {
+		v->wg = a->tuning.select_wg;
+		v->vectors = a->tuning.select_vectors;
+	} else {
+		v->wg = a->wg;
+		v->vectors = 1;  /* unused */
+	}
 	variant_source(v, config, &a->tuning, &text);
 	if (text.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -769,12 +793,12 @@ clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive
 	if (status == CLWARP_OK && n == 0)
 		return call_end(&c, call_marker(&c), event);
 	if (status == CLWARP_OK) {
-		tile = c.a->scan_wg * c.a->tuning.scan_vectors * (16 / size);
+		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n / tile + (n % tile != 0);
 		status = lookback_prepare(&c, tiles, size, &epoch);
 	}
 	if (status == CLWARP_OK)
-		status = call_launch(&c, 0, tiles * c.a->scan_wg, "bbluubbb", in, out, (cl_ulong)n,
+		status = call_launch(&c, 0, tiles * c.v->wg, "bbluubbb", in, out, (cl_ulong)n,
 				     (cl_uint)tiles, epoch, c.a->counter, c.a->tile_words,
 				     c.a->tile_slots);
 	return call_end(&c, status, event);
@@ -813,14 +837,14 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 		return status;
 	status = call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate);
 	if (status == CLWARP_OK) {
-		tile = c.a->scan_wg * c.a->tuning.scan_vectors * (16 / size);
+		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
 		status = lookback_prepare(&c, tiles, sizeof(cl_uint), &epoch);
 	}
 	/* With n == 0 one tile still runs, to write the count: `in` and `out`
 	 * are never read or written then, any buffer will do. */
 	if (status == CLWARP_OK)
-		status = call_launch(&c, 0, tiles * c.a->scan_wg, "bbbluubbb", n ? in : count,
+		status = call_launch(&c, 0, tiles * c.v->wg, "bbbluubbb", n ? in : count,
 				     n ? out : count, count, (cl_ulong)n, (cl_uint)tiles, epoch,
 				     c.a->counter, c.a->tile_words, c.a->tile_slots);
 	if (status == CLWARP_OK && kind == ALGO_PARTITION && n > 1)

@@ -43,22 +43,23 @@ warp_of(clwarp_engine *e)
 	return w;
 }
 
-/* Elements per scan tile (default_tuning in src/algorithms.c): 128 work-items, 8 vectors of 16 bytes. */
+/* Elements per tile (default_tuning in src/algorithms.c): scan 128 work-items x 8 vectors of 16
+ * bytes, compaction and partition (select) 256 x 6. */
 static size_t
-tile_of(clwarp_engine *e, clwarp_type t)
+tile_of(clwarp_engine *e, clwarp_type t, bool select)
 {
-	size_t wg = 128;
+	size_t wg = select ? 256 : 128;
 
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
-	return wg * 8 * (16 / clwarp_type_size(t));
+	return wg * (select ? 6 : 8) * (16 / clwarp_type_size(t));
 }
 
 /* The size classes: 0, 1, around the warp, around a tile, several tiles, large. */
 static size_t
-sizes_for(clwarp_engine *e, clwarp_type t, size_t *out)
+sizes_for(clwarp_engine *e, clwarp_type t, bool select, size_t *out)
 {
-	size_t w = warp_of(e), tile = tile_of(e, t), k = 0;
+	size_t w = warp_of(e), tile = tile_of(e, t, select), k = 0;
 
 	out[k++] = 0;
 	out[k++] = 1;
@@ -357,7 +358,7 @@ START_TEST(test_reduce)
 
 		if (!type_supported(e, t))
 			continue;
-		count = sizes_for(e, t, sizes);
+		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
 			check_reduce(e, t, CLWARP_OP_ADD, sizes[s], false);
 			if (t == CLWARP_TYPE_INT || t == CLWARP_TYPE_FLOAT || t == CLWARP_TYPE_ULONG) {
@@ -367,7 +368,7 @@ START_TEST(test_reduce)
 		}
 		/* Integer sums wrap around like the type. */
 		if (!is_float(t))
-			check_reduce(e, t, CLWARP_OP_ADD, 3 * tile_of(e, t) + 7, true);
+			check_reduce(e, t, CLWARP_OP_ADD, 3 * tile_of(e, t, false) + 7, true);
 	}
 	clwarp_engine_free(e);
 }
@@ -383,7 +384,7 @@ START_TEST(test_scan)
 
 		if (!type_supported(e, t))
 			continue;
-		count = sizes_for(e, t, sizes);
+		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
 			check_scan(e, t, CLWARP_OP_ADD, 1, sizes[s], false);
 			if (t == CLWARP_TYPE_INT || t == CLWARP_TYPE_FLOAT)
@@ -395,7 +396,7 @@ START_TEST(test_scan)
 			if (t == CLWARP_TYPE_LONG)
 				check_scan(e, t, CLWARP_OP_MAX, 1, sizes[s], false);
 		}
-		check_scan(e, t, CLWARP_OP_ADD, 1, 2 * tile_of(e, t) + 9, true);
+		check_scan(e, t, CLWARP_OP_ADD, 1, 2 * tile_of(e, t, false) + 9, true);
 	}
 	clwarp_engine_free(e);
 }
@@ -405,7 +406,7 @@ END_TEST
 START_TEST(test_repeated_calls)
 {
 	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
-	size_t tile = tile_of(e, CLWARP_TYPE_INT);
+	size_t tile = tile_of(e, CLWARP_TYPE_INT, false);
 
 	for (int round = 0; round < 3; round++) {
 		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 5 * tile + 1, false);
@@ -533,7 +534,7 @@ START_TEST(test_compact)
 	size_t sizes[16], count;
 
 	for (size_t ti = 0; ti < 3; ti++) {
-		count = sizes_for(e, types[ti], sizes);
+		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++) {
 			for (int pattern = 0; pattern < 4; pattern++) {
 				if (types[ti] != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000)
@@ -555,7 +556,7 @@ START_TEST(test_partition)
 	for (size_t ti = 0; ti < 2; ti++) {
 		if (!type_supported(e, types[ti]))
 			continue;
-		count = sizes_for(e, types[ti], sizes);
+		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++)
 			for (int pattern = 0; pattern < 4; pattern++)
 				check_select(e, types[ti], true, sizes[s], pattern);
@@ -732,8 +733,8 @@ START_TEST(test_local_widths)
 	static const unsigned widths[] = { 8, 64 };
 	unsigned width = widths[_i];
 	clwarp_engine *e = engine_with(CLWARP_BACKEND_LOCAL, width);
-	size_t tile = tile_of(e, CLWARP_TYPE_INT);
-	size_t sizes[] = { 0, 1, width - 1, width + 1, tile + 1, 3 * tile + 5, 11 * tile + 3 };
+	size_t tile = tile_of(e, CLWARP_TYPE_INT, false), stile = tile_of(e, CLWARP_TYPE_INT, true);
+	size_t sizes[] = { 0, 1, width - 1, width + 1, tile + 1, stile + 1, 3 * stile + 5, 11 * tile + 3 };
 
 	ck_assert_uint_eq(warp_of(e), width);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) - (quick ? 1 : 0); s++) {
@@ -940,7 +941,6 @@ START_TEST(test_tuning)
 	};
 	clwarp_engine *e;
 	cl_mem buf;
-	size_t tile;
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", bad[i].text, 1), 0);
@@ -953,15 +953,16 @@ START_TEST(test_tuning)
 	}
 
 	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
-				"wg=64,scan_wg=64,scan_vectors=3,reduce_groups=2,reduce_unroll=3,packed_lookback=0",
+				"wg=64,scan_wg=64,scan_vectors=3,select_wg=32,select_vectors=5,reduce_groups=2,reduce_unroll=3,packed_lookback=0",
 				1), 0);
 	e = engine_with(CLWARP_BACKEND_AUTO, 0);
-	if (warp_of(e) <= 64) {
-		tile = 64 * 3 * 4;  /* 4-byte elements */
+	if (warp_of(e) <= 32) {
+		size_t tile = 64 * 3 * 4, stile = 32 * 5 * 4;  /* 4-byte elements */
+
 		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 7 * tile + 5, false);
 		check_scan(e, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, 0, 3 * tile - 1, false);
-		check_select(e, CLWARP_TYPE_INT, false, 9 * tile + 3, 2);
-		check_select(e, CLWARP_TYPE_UINT, true, 4 * tile + 1, 3);
+		check_select(e, CLWARP_TYPE_INT, false, 9 * stile + 3, 2);
+		check_select(e, CLWARP_TYPE_UINT, true, 4 * stile + 1, 3);
 		check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 64 * 16 * 5 + 7, false);
 		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 1, 5, 300);
 	}

@@ -275,23 +275,32 @@ CLWARP_IF_FP64(DEFINE_TILE_SPLIT(double))
 
 /*
  * Decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan
- * with Decoupled Look-back"). Tile `tile` publishes its aggregate, then
- * folds its predecessors' values back to the first one that has published
- * an inclusive prefix, publishes its own inclusive prefix, and returns its
- * exclusive prefix (the identity for tile 0) to every work-item.
+ * with Decoupled Look-back"). NAME_announce(tile, aggregate, ...) publishes
+ * the tile's aggregate (tile 0: its inclusive prefix) as soon as it is
+ * known, since successors wait for it. NAME(...) then folds the
+ * predecessors' values back to the first one that has published an
+ * inclusive prefix, publishes the tile's own inclusive prefix, and returns
+ * its exclusive prefix (the identity for tile 0) to every work-item; it
+ * ends with a barrier.
  *
  * A tile waits only for tiles with smaller ids, which took their id before
  * it did and so are running: no deadlock, also where work-groups run one
  * after another (Oclgrind) or on a thread pool (PoCL).
  */
 #define DEFINE_LOOKBACK(NAME, TY, OPF, IDV, WREDUCE) \
+	CLWARP_INLINE void NAME##_announce(uint tile, TY aggregate, uint epoch, \
+					   volatile global ulong *words, volatile global TY *slots) \
+	{ \
+		if (get_local_id(0) == 0) \
+			tile_publish(words, slots, tile, \
+				     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE), \
+				     aggregate); \
+	} \
 	CLWARP_INLINE TY NAME(uint tile, TY aggregate, uint epoch, volatile global ulong *words, \
 			      volatile global TY *slots, local TY *shared, CLWARP_WARP_PARAM) \
 	{ \
 		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX; \
 		uint lid = get_local_id(0); \
-		if (lid == 0) \
-			tile_publish(words, slots, tile, tile == 0 ? fp : fa, aggregate); \
 		LOOKBACK_BODY(TY, OPF, IDV, WREDUCE) \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		return *shared; \

@@ -46,6 +46,7 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 	ulong base = (ulong)tile * TILE;
 	load_tile(in, base, n, (T)(ID), a);
 	T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
+	lookback_announce(tile, aggregate, epoch, words, slots);
 	T prefix = lookback(tile, aggregate, epoch, words, slots, &prefix_shared, CLWARP_WARP_ARG);
 	if (base + TILE <= n) {
 		global T_VEC *v = (global T_VEC *)(out + base);
@@ -114,6 +115,7 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 		}
 	}
 	uint tile_count = block_count(rank, 0, sm, CLWARP_WARP_ARG);
+	lookback_count_announce(tile, tile_count, epoch, words, slots);
 	for (uint i = 0; i < ITEMS; i++) {
 		uint pos = first + (i / VEC) * (CLWARP_WARP_SIZE * VEC) + i % VEC;
 		if ((selected >> i) & 1u)
