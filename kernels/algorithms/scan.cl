@@ -6,7 +6,19 @@
 /* Tile loads: full tiles with vector loads, the last one element by
  * element, padded with `pad`. Element (k, c) of work-item (warp w, lane l)
  * is tile element ((w * ITEMS_K + k) * W + l) * VEC + c: each load
- * instruction of a warp reads W * VEC consecutive elements. */
+ * instruction of a warp reads W * VEC consecutive elements.
+ *
+ * The loops are unrolled (GPU compilers do that anyway) so that neither
+ * branch holds a loop: a workaround for PoCL 5.0/6.0's loop work-group
+ * method (docs/algorithms.md, "PoCL 5.0 and 6.0"). PoCL puts implicit
+ * barriers into loops with a uniform trip count; inside this uniform
+ * if/else they made both branches end in barriers, so PoCL's barrier tail
+ * replication copied everything after the join (block scan, look-back,
+ * stores) once per branch. Its uniformity analysis caches verdicts by
+ * instruction address and is never invalidated, so a copied instruction
+ * could inherit the "uniform" verdict of a deleted one at the same heap
+ * address; such a value is kept once per work-group, not per work-item,
+ * and the copy for partial tiles went wrong in some builds. */
 CLWARP_INLINE ulong tile_offset(uint k)
 {
 	return ((ulong)(ALGO_WARP() * ITEMS_K + k) * CLWARP_WARP_SIZE + ALGO_LANE()) * VEC;
@@ -16,13 +28,16 @@ CLWARP_INLINE void load_tile(global const T *in, ulong base, ulong n, T pad, T *
 {
 	if (base + TILE <= n) {
 		global const T_VEC *v = (global const T_VEC *)(in + base);
+#pragma unroll
 		for (uint k = 0; k < ITEMS_K; k++) {
 			T_VEC x = v[tile_offset(k) / VEC];
 			VEC_SPLIT(a + k * VEC, x);
 		}
 	} else {
+#pragma unroll
 		for (uint k = 0; k < ITEMS_K; k++) {
 			ulong o = base + tile_offset(k);
+#pragma unroll
 			for (uint c = 0; c < VEC; c++)
 				a[k * VEC + c] = o + c < n ? in[o + c] : pad;
 		}
