@@ -16,7 +16,7 @@
 //
 // TSV backends: "cub" for the device-wide calls (cub::Device*), "cub-kernel"
 // for small kernels written here on CUB's block/warp primitives (WarpReduce
-// per row of 32, BlockReduce softmax per row of 256), "cuda-memcpy" and
+// per row of 32, 64, 128, BlockReduce softmax per row of 256), "cuda-memcpy" and
 // "cuda-kernel" for the copy bandwidth (cudaMemcpy device to device, and a
 // float4 copy kernel like algorithms-bench's).
 
@@ -100,6 +100,26 @@ __global__ void warp_rows32(const float *in, float *out, size_t rows)
 		out[row] = s;
 }
 
+// One warp per row of 32 * K: each lane sums K coalesced loads, then cub::WarpReduce.
+template <int K>
+__global__ void warp_rows_k(const float *in, float *out, size_t rows)
+{
+	using WarpReduce = cub::WarpReduce<float>;
+	__shared__ typename WarpReduce::TempStorage temp[8];
+	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	size_t row = (size_t)blockIdx.x * 8 + warp;
+	float x[K], v = 0.0f;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		x[i] = row < rows ? in[row * 32 * K + i * 32 + lane] : 0.0f;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		v += x[i];
+	float s = WarpReduce(temp[warp]).Sum(v);
+	if (lane == 0 && row < rows)
+		out[row] = s;
+}
+
 // One block of 256 threads per row of 256: max, exp, sum, divide.
 __global__ void softmax_rows256(const float *in, float *out)
 {
@@ -154,6 +174,14 @@ const Case kCases[] = {
 	 "n*4 read + rows*4 written; offsets not counted"},
 	{"segreduce", "cub-kernel", "segmented_reduce_add_r32", "float", WARPROWS, 0, 0, 32,
 	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row"},
+	{"segreduce", "cub", "segmented_reduce_add_r64", "float", SEGREDUCE, 0, 0, 64,
+	 "n*4 read + rows*4 written; offsets not counted"},
+	{"segreduce", "cub-kernel", "segmented_reduce_add_r64", "float", WARPROWS, 0, 0, 64,
+	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row, 2 loads a lane"},
+	{"segreduce", "cub", "segmented_reduce_add_r128", "float", SEGREDUCE, 0, 0, 128,
+	 "n*4 read + rows*4 written; offsets not counted"},
+	{"segreduce", "cub-kernel", "segmented_reduce_add_r128", "float", WARPROWS, 0, 0, 128,
+	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row, 4 loads a lane"},
 	{"segreduce", "cub", "segmented_reduce_add_r256", "float", SEGREDUCE, 0, 0, 256,
 	 "n*4 read + rows*4 written; offsets not counted"},
 	{"segreduce", "cub", "segmented_reduce_add_r1024", "float", SEGREDUCE, 0, 0, 1024,
@@ -228,8 +256,14 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 		break;
 	case WARPROWS:
 		if (!query) {
-			size_t rows = n / 32;
-			warp_rows32<<<(unsigned)((rows + 7) / 8), 256>>>(b.d_in_f, b.d_out, rows);
+			size_t rows = n / c.row;
+			unsigned blocks = (unsigned)((rows + 7) / 8);
+			if (c.row == 32)
+				warp_rows32<<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
+			else if (c.row == 64)
+				warp_rows_k<2><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
+			else
+				warp_rows_k<4><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
 			CUDA_CHECK(cudaGetLastError());
 		}
 		break;

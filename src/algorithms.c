@@ -22,8 +22,10 @@
  * of 16 bytes, a compaction tile select_wg x select_vectors; the
  * reduction runs reduce_groups work-groups of `wg` per compute unit, each
  * work-item taking at least REDUCE_MIN_ITEMS elements with reduce_unroll
- * vector loads in flight; rows up to ROWS_WARP_MAX elements get one warp
- * each, longer ones a work-group of `wg`.
+ * vector loads in flight; rows of at most W whole vectors get a segment of
+ * a warp each, ROWS_SEG_STEPS steps of rows per work-group (see
+ * rows_call), other rows up to ROWS_WARP_MAX elements one warp each,
+ * longer ones a work-group of `wg`.
  */
 struct algo_tuning {
 	unsigned wg;
@@ -55,7 +57,10 @@ static const struct algo_tuning default_tuning = {
 
 #define REDUCE_MIN_ITEMS 16u
 #define ROWS_WARP_MAX 256u
-/* Look-back status words hold (epoch << 2) | state in 32 bits. */
+#define ROWS_SEG_STEPS 4u
+/* Kernels per variant at most (rows: per warp, per work-group, per segment). */
+#define ALGO_KERNELS 3
+/* Look-back states are (epoch << 2) | state in 32 bits. */
 #define EPOCH_LIMIT (1u << 30)
 
 enum algo_kind {
@@ -76,7 +81,7 @@ struct algo_variant {
 	char *predicate;
 	size_t wg;             /* the work-group size its kernels are built for */
 	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile */
-	clwarp_kernel *kernels[2];
+	clwarp_kernel *kernels[ALGO_KERNELS];
 	struct algo_variant *next;
 };
 
@@ -423,14 +428,17 @@ algorithms_free(clwarp_engine *engine)
 
 /* ------------------------------------------------------------ kernel builds */
 
-static const char *const kernel_names[][2] = {
+/* A variant's kernels: call_launch's `which` indexes these (and v->kernels). */
+static const char *const kernel_names[][ALGO_KERNELS] = {
 	[ALGO_REDUCE] = { "clwarp_reduce", NULL },
 	[ALGO_SCAN] = { "clwarp_scan", NULL },
 	[ALGO_COMPACT] = { "clwarp_select", NULL },
 	[ALGO_PARTITION] = { "clwarp_select", "clwarp_reverse_tail" },
-	[ALGO_ROWS_REDUCE] = { "clwarp_rows_reduce_warp", "clwarp_rows_reduce_group" },
-	[ALGO_ROWS_SCAN] = { "clwarp_rows_scan_warp", "clwarp_rows_scan_group" },
-	[ALGO_SOFTMAX] = { "clwarp_softmax_warp", "clwarp_softmax_group" },
+	[ALGO_ROWS_REDUCE] = { "clwarp_rows_reduce_warp", "clwarp_rows_reduce_group",
+			       "clwarp_rows_reduce_seg" },
+	[ALGO_ROWS_SCAN] = { "clwarp_rows_scan_warp", "clwarp_rows_scan_group",
+			     "clwarp_rows_scan_seg" },
+	[ALGO_SOFTMAX] = { "clwarp_softmax_warp", "clwarp_softmax_group", "clwarp_softmax_seg" },
 };
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
@@ -483,9 +491,9 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	default:
 		file = "rows";
 		body = clwarp_kernel_algorithms_rows;
-		strbuf_printf(out, "#define ROWS_KIND %d\n#define INCLUSIVE %d\n",
+		strbuf_printf(out, "#define ROWS_KIND %d\n#define INCLUSIVE %d\n#define SEG_STEPS %u\n",
 			      v->kind == ALGO_ROWS_REDUCE ? 1 : v->kind == ALGO_ROWS_SCAN ? 2 : 3,
-			      v->inclusive ? 1 : 0);
+			      v->inclusive ? 1 : 0, ROWS_SEG_STEPS);
 		break;
 	}
 	strbuf_puts(out, "#line 1 \"clwarp/algorithms/common.cl\"\n");
@@ -557,7 +565,7 @@ variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		free(why);
 		goto fail;
 	}
-	for (size_t i = 0; i < 2 && kernel_names[kind][i]; i++) {
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && kernel_names[kind][i]; i++) {
 		size_t max_wg = 0;
 
 		status = clwarp_program_kernel(program, kernel_names[kind][i], &v->kernels[i]);
@@ -868,7 +876,14 @@ clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate,
 			   count, event);
 }
 
-/* Batched rows: one warp per row up to ROWS_WARP_MAX elements, else one work-group. */
+/*
+ * Batched rows. Rows of len elements, len a multiple of VEC (elements per
+ * 16-byte vector) and at most W vectors: a segment of seg lanes per row,
+ * seg the power of two >= len / VEC, one vector per lane, so a work-group
+ * takes wg / seg rows per step and ROWS_SEG_STEPS steps (rows.cl, *_seg).
+ * Other rows up to ROWS_WARP_MAX elements: one warp per row; longer rows:
+ * one work-group per row.
+ */
 static clwarp_status
 rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
 	  clwarp_op op, int inclusive, cl_mem in, size_t rows, size_t row_length, cl_mem out,
@@ -901,13 +916,24 @@ rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 	if (status == CLWARP_OK && out_bytes == 0)
 		return call_end(&c, call_marker(&c), event);
 	if (status == CLWARP_OK) {
-		size_t warps = c.a->wg / c.config->warp_size;
+		size_t warps = c.a->wg / c.config->warp_size, vec = 16 / size, seg = 1;
+		bool per_seg = row_length > 0 && row_length % vec == 0 &&
+			       row_length / vec <= c.config->warp_size;
 		bool per_warp = row_length <= ROWS_WARP_MAX;
-		size_t groups = per_warp ? rows / warps + (rows % warps != 0) : rows;
+		size_t per_group, groups;
 
+		while (seg < row_length / vec)
+			seg *= 2;
+		per_group = per_seg ? ROWS_SEG_STEPS * (c.a->wg / seg) : per_warp ? warps : 1;
+		groups = rows / per_group + (rows % per_group != 0);
 		/* A row of 0 elements still has a reduction: `in` is never read. */
-		status = call_launch(&c, per_warp ? 0 : 1, groups * c.a->wg, "bblu",
-				     in_bytes ? in : out, out, (cl_ulong)rows, (cl_uint)row_length);
+		if (per_seg)
+			status = call_launch(&c, 2, groups * c.a->wg, "bbluu", in, out, (cl_ulong)rows,
+					     (cl_uint)row_length, (cl_uint)seg);
+		else
+			status = call_launch(&c, per_warp ? 0 : 1, groups * c.a->wg, "bblu",
+					     in_bytes ? in : out, out, (cl_ulong)rows,
+					     (cl_uint)row_length);
 	}
 	return call_end(&c, status, event);
 }
