@@ -25,10 +25,12 @@
 #define SEG_ROWS (WG / seg)
 
 /* This work-item's lane in its segment, and for step u whether it holds
- * a vector (ok[u]) and which (vidx[u]). */
+ * a vector (ok[u]) and which (vidx[u]). Positions count in warp order,
+ * as the shuffles do (ALGO_WARP, ALGO_LANE: see common.cl). */
 #define SEG_PROLOGUE \
-	uint lid = get_local_id(0), k = lid & (seg - 1u), nvec = len / VEC; \
-	ulong row0 = (ulong)get_group_id(0) * (SEG_STEPS * SEG_ROWS) + lid / seg; \
+	uint lane = ALGO_LANE(), k = lane & (seg - 1u), nvec = len / VEC; \
+	ulong row0 = (ulong)get_group_id(0) * (SEG_STEPS * SEG_ROWS) + \
+		     (ALGO_WARP() * CLWARP_WARP_SIZE + lane) / seg; \
 	ulong vidx[SEG_STEPS]; \
 	bool ok[SEG_STEPS]; \
 	for (uint u = 0; u < SEG_STEPS; u++) { \
