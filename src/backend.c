@@ -64,6 +64,8 @@ backend_prelude(const struct backend_config *config, struct strbuf *out)
 	strbuf_puts(out, clwarp_kernel_warp_common);
 	strbuf_printf(out, "\n#line 1 \"clwarp/warp/%s.cl\"\n", clwarp_backend_name(config->backend));
 	strbuf_puts(out, body);
+	strbuf_puts(out, "\n#line 1 \"clwarp/warp/generic.cl\"\n");
+	strbuf_puts(out, clwarp_kernel_warp_generic);
 	strbuf_puts(out, "\n");
 }
 
@@ -103,6 +105,11 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	/* The probe and backend sources themselves: an edit re-probes. */
 	sha256_update_str(&h, clwarp_kernel_warp_probe);
 	sha256_update_str(&h, clwarp_kernel_warp_common);
+	sha256_update_str(&h, clwarp_kernel_warp_generic);
+	sha256_update_str(&h, clwarp_kernel_warp_local);
+	sha256_update_str(&h, clwarp_kernel_warp_khr);
+	sha256_update_str(&h, clwarp_kernel_warp_intel);
+	sha256_update_str(&h, clwarp_kernel_warp_nv);
 	snprintf(text, sizeof(text), "%d %u %u %u %d", (int)c->backend, c->warp_size, c->features,
 		 c->nv_sm, (int)c->fp64);
 	sha256_update_str(&h, text);

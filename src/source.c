@@ -1,4 +1,4 @@
-/* Source preparation: expands quoted #includes and rewrites kernel signatures. */
+/* Source preparation: expands quoted #includes, rewrites kernel signatures and helpers. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "source.h"
@@ -10,8 +10,13 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "warpctx.h"
+#include "kernels_embedded.h"
 
 #define MAX_INCLUDE_DEPTH 64
+
+/* CUDA's warp intrinsics over the warp API (kernels/warp/cuda.h). */
+#define SERVED_CUDA_HEADER "clwarp/cuda.h"
 
 struct expander {
 	const struct source_rewrite *rewrite;
@@ -222,6 +227,24 @@ out:
 	return status;
 }
 
+/* Inline a header the library serves itself (no file on disk), found by
+ * `#include <NAME>` at name:line. Its own #include guard makes it once-only. */
+static clwarp_status
+expand_served(struct expander *ex, const char *served_name, const char *text, const char *name,
+	      unsigned line, unsigned depth)
+{
+	clwarp_status status;
+
+	emit_line_marker(ex->out, 1, served_name);
+	status = expand(ex, text, served_name, NULL, NULL, depth + 1);
+	if (status != CLWARP_OK)
+		return status;
+	if (ex->out->len && ex->out->data[ex->out->len - 1] != '\n')
+		strbuf_puts(ex->out, "\n");
+	emit_line_marker(ex->out, line + 1, name);
+	return CLWARP_OK;
+}
+
 /* Is out[from..] only whitespace, or the word `void`? */
 static bool
 params_are_empty(const struct strbuf *out, size_t from)
@@ -299,6 +322,17 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 					if (status != CLWARP_OK)
 						return status;
 					/* The marker after the include already moved to the next line. */
+					if (*p == '\n') {
+						p++;
+						line++;
+					}
+					continue;
+				}
+				if (*f == '<' && strncmp(f + 1, SERVED_CUDA_HEADER ">", sizeof(SERVED_CUDA_HEADER)) == 0) {
+					status = expand_served(ex, SERVED_CUDA_HEADER, clwarp_kernel_warp_cuda,
+							       name, directive_line, depth);
+					if (status != CLWARP_OK)
+						return status;
 					if (*p == '\n') {
 						p++;
 						line++;
@@ -436,6 +470,10 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 	status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
 		status = expand(&ex, text, name, dir, NULL, 0);
+	/* After the includes, so the call graph spans every file; on every
+	 * backend, so a program that cannot be rewritten fails everywhere. */
+	if (status == CLWARP_OK)
+		status = warpctx_rewrite(&result->text, name, rewrite->add_scratch_arg);
 	result->uses_warp = ex.uses_warp;
 	result->kernel_count = ex.kernel_count;
 	for (size_t i = 0; i < ex.include_dir_count; i++)

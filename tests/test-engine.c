@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <limits.h>
 #include <pthread.h>
 
 #include "buildlog.h"
@@ -414,6 +415,137 @@ START_TEST(test_engine_shared_by_threads)
 }
 END_TEST
 
+/* Helpers that call warp functions with no warp parameter: the engine's
+ * warp-context rewrite threads the scratch on the local backend. */
+static const char *helpers_source =
+	"int inner_sum(int v);\n"                             /* a prototype before the definition */
+	"#define LANE_PLUS(v) ((v) + (int)warp_lane_id())\n" /* a macro that calls a warp function */
+	"int shifted(int v) { return warp_shuffle_down(v, 1u); }\n"
+	"int inner_sum(int v) { return warp_reduce_add(v); }\n"
+	"int middle(int v) { return inner_sum(LANE_PLUS(v)) - shifted(v); }\n"
+	"int top(int v) { return middle(v) * 2; }\n"         /* helper -> helper -> warp */
+	"#if CLWARP_WARP_SIZE > 0\n"                         /* two definitions, one uses the warp */
+	"int pick(void) { return 0; }\n"
+	"int pick_of(int v) { return warp_broadcast(v, (uint)pick()); }\n"
+	"#else\n"
+	"int pick_of(int v) { return v; }\n"
+	"#endif\n"
+	"int plain(int v) { return v + 1; }\n"
+	"int never_called(int v) { return warp_reduce_min(v); }\n"
+	"int manual_max(CLWARP_WARP_PARAM, int v) { return warp_reduce_max(v) + pick_of(v); }\n"
+	"int mixed(int v) { return manual_max(CLWARP_WARP_ARG, v) - warp_scan_inclusive_add(v); }\n"
+	"uint votes(int v)\n"
+	"{\n"
+	"	return (uint)popcount(warp_ballot(v > 0)) + (warp_all(v > -1000) ? 100u : 0u) +\n"
+	"	       (warp_any(v > 1000000) ? 1000u : 0u);\n"
+	"}\n"
+	"int shuffles(void);\n"
+	"int misc(int v)\n"
+	"{\n"
+	"	return warp_shuffle(v, warp_lane_id() ^ 1u) + 10 * warp_shuffle_up(v, 2u) +\n"
+	"	       100 * warp_shuffle_xor(v, 3u) - (int)warp_size();\n"
+	"}\n"
+	"#define IN size_t i = get_global_id(0); int v = in[i]\n"
+	"#define FIELD(expr) out[i] = (expr)\n"
+	"kernel void k_top(global const int *in, global int *out) { IN; FIELD(top(v)); }\n"
+	"kernel void k_pick(global const int *in, global int *out) { IN; out[i] = pick_of(v) + plain(v); }\n"
+	"kernel void k_mixed(global const int *in, global int *out) { IN; out[i] = mixed(v); }\n"
+	"kernel void k_votes(global const int *in, global int *out) { IN; out[i] = (int)votes(v); }\n"
+	"kernel void k_misc(global const int *in, global int *out) { IN; FIELD(misc(v)); }\n"
+	/* a kernel called from a helper gets the scratch as its last argument */
+	"kernel void k_callee(global const int *in, global int *out) { IN; out[i] = inner_sum(v) - 1; }\n"
+	"void call_kernel(global const int *in, global int *out) { k_callee(in, out); }\n"
+	"kernel void k_caller(global const int *in, global int *out) { call_kernel(in, out); }\n";
+
+/* The host's answer for field `f` of work-item i (local size 64, warp width w). */
+static int
+helpers_reference(int f, const int *in, size_t i, unsigned w)
+{
+	size_t lane = i % 64 % w, base = i - lane;
+	int sum = 0, lane_sum = 0, max = INT_MIN, prefix = 0, positive = 0, all = 1, any = 0;
+
+	for (size_t l = 0; l < w; l++) {
+		int v = in[base + l];
+
+		sum += v;
+		lane_sum += v + (int)l;
+		max = v > max ? v : max;
+		prefix += l <= lane ? v : 0;
+		positive += v > 0;
+		all &= v > -1000;
+		any |= v > 1000000;
+	}
+	switch (f) {
+	case 0: return (lane_sum - in[lane + 1 < w ? i + 1 : i]) * 2;
+	case 1: return in[base] + in[i] + 1;
+	case 2: return max + in[base] - prefix;
+	case 3: return positive + (all ? 100 : 0) + (any ? 1000 : 0);
+	case 5: return sum - 1;
+	default:
+		return in[base + ((lane ^ 1u) & (w - 1))] + 10 * in[lane >= 2 ? i - 2 : i] +
+		       100 * in[(lane ^ 3u) < w ? base + (lane ^ 3u) : i] - (int)w;
+	}
+}
+
+START_TEST(test_helpers_without_warp_param)
+{
+	static const char *const kernels[] = { "k_top", "k_pick", "k_mixed", "k_votes", "k_misc",
+						"k_caller" };
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_build_info info;
+	clwarp_backend backend;
+	unsigned w = 0;
+	const char *env = getenv("CLWARP_WARP_SIZE");
+	int in[128];
+	clwarp_status s;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &w));
+	if (backend == CLWARP_BACKEND_LOCAL && env)
+		ck_assert_uint_eq(w, (unsigned)atoi(env));
+	ck_assert_uint_le(w, 64);
+	s = clwarp_program_build_source(e, helpers_source, "helpers.cl", NULL, &p, &info);
+	ck_assert_msg(s == CLWARP_OK, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
+	clwarp_build_info_clear(&info);
+	for (int i = 0; i < 128; i++)
+		in[i] = (i * 37 % 101) - 50;
+	for (int f = 0; f < 6; f++) {
+		int *out = test_run_int_kernel(e, p, kernels[f], in, 128, 64);
+
+		for (size_t i = 0; i < 128; i++)
+			ck_assert_msg(out[i] == helpers_reference(f, in, i, w),
+				      "%s (W %u) item %zu: %d, expected %d", kernels[f], w, i, out[i],
+				      helpers_reference(f, in, i, w));
+		free(out);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* A warp-using function whose name a macro pastes cannot be rewritten: one
+ * message with the user's file:line, on every backend. */
+START_TEST(test_helper_with_pasted_name_fails)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_build_info info;
+
+	ck_assert_int_eq(clwarp_program_build_source(e,
+				"// helpers made by a macro\n"
+				"#define DEF(T) T sum_##T(T v) { return warp_reduce_add(v); }\n"
+				"DEF(int)\n"
+				"kernel void k(global int *a) { a[0] = sum_int(a[0]); }\n",
+				"pasted.cl", NULL, &p, &info),
+			 CLWARP_ERROR_BUILD);
+	ck_assert_ptr_null(p);
+	ck_assert_msg(strncmp(clwarp_last_error(), "pasted.cl:2: function `sum_##T`", 31) == 0,
+		      "%s", clwarp_last_error());
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "CLWARP_WARP_PARAM"));
+	clwarp_build_info_clear(&info);
+	clwarp_engine_free(e);
+}
+END_TEST
+
 /* NVIDIA's compiler ignores #line and reports "<kernel>:LINE:COL". */
 START_TEST(test_build_log_positions_are_mapped)
 {
@@ -455,5 +587,7 @@ main(void)
 	tcase_add_test(tc, test_launch_2d_with_event);
 	tcase_add_test(tc, test_engine_from_cl_handles);
 	tcase_add_test(tc, test_engine_shared_by_threads);
+	tcase_add_test(tc, test_helpers_without_warp_param);
+	tcase_add_test(tc, test_helper_with_pasted_name_fails);
 	return test_main(s);
 }

@@ -30,11 +30,18 @@
 
 #define CLWARP_TYPES(X) CLWARP_TYPES_32(X) CLWARP_TYPES_64(X)
 
+/* The integer types, for the bitwise operators: X(T, BITS). */
+#define CLWARP_INT_TYPES(X) X(int, uint) X(uint, uint) X(long, ulong) X(ulong, ulong)
+
 /* Reinterpret without conversion: as_uint(float), as_int(uint), ... */
 #define CLWARP_TO_BITS(BITS, v) as_##BITS(v)
 #define CLWARP_FROM_BITS(T, b) as_##T(b)
 
 #define CLWARP_ADD(a, b) ((a) + (b))
+#define CLWARP_MUL(a, b) ((a) * (b))
+#define CLWARP_AND(a, b) ((a) & (b))
+#define CLWARP_OR(a, b) ((a) | (b))
+#define CLWARP_XOR(a, b) ((a) ^ (b))
 
 /* Warps are consecutive runs of this id (x fastest), on every backend. */
 CLWARP_INLINE uint clwarp_linear_local_id(void)
@@ -70,8 +77,8 @@ CLWARP_INLINE uint warp_count(void) { return get_num_sub_groups(); }
 
 CLWARP_INLINE void warp_barrier(void) { sub_group_barrier(CLK_LOCAL_MEM_FENCE); }
 
-CLWARP_INLINE int warp_all(int pred) { return sub_group_all(pred != 0) != 0; }
-CLWARP_INLINE int warp_any(int pred) { return sub_group_any(pred != 0) != 0; }
+CLWARP_OVERLOAD int warp_all(int pred) { return sub_group_all(pred != 0) != 0; }
+CLWARP_OVERLOAD int warp_any(int pred) { return sub_group_any(pred != 0) != 0; }
 
 /* Float min/max go through order-preserving integer keys: PoCL 6.0's
  * sub_group_{reduce,scan}_{min,max} drop values after a NaN instead of
@@ -162,4 +169,26 @@ CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
 		BITS r = clwarp_sg_xor(CLWARP_TO_BITS(BITS, v), mask & CLWARP_SG_LANE_MASK); \
 		return mask < CLWARP_WARP_SIZE ? CLWARP_FROM_BITS(T, r) : v; \
 	}
+#endif
+
+/* Logical widths. A width splits the warp into segments of `width`
+ * consecutive lanes (CUDA's rule). A constant width that is not a power of
+ * two from 1 to W fails the build where the compiler has diagnose_if; a bad
+ * run-time width gives unspecified values, never a hang or an access
+ * outside the warp (docs/warp-api.md). */
+CLWARP_INLINE uint clwarp_width(uint width) { return min(width, (uint)CLWARP_WARP_SIZE); }
+
+CLWARP_INLINE ulong clwarp_segment_mask(uint width)
+{
+	return width >= 64u ? ~0ul : (1ul << width) - 1ul;
+}
+
+#if defined(__has_attribute)
+#if __has_attribute(diagnose_if)
+#define CLWARP_WIDTH_CHECK __attribute__((diagnose_if(width == 0u || (width & (width - 1u)) != 0u || \
+	width > CLWARP_WARP_SIZE, "the warp width must be a power of two from 1 to warp_size()", "error")))
+#endif
+#endif
+#ifndef CLWARP_WIDTH_CHECK
+#define CLWARP_WIDTH_CHECK
 #endif

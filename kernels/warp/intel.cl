@@ -19,7 +19,7 @@ CLWARP_INTEL_RAW(ulong)
 
 CLWARP_TYPES(CLWARP_SG_SHUFFLES)
 
-CLWARP_INLINE ulong warp_ballot(int pred)
+CLWARP_OVERLOAD ulong warp_ballot(int pred)
 {
 	return sub_group_reduce_add((ulong)(pred != 0) << get_sub_group_local_id());
 }

@@ -54,13 +54,13 @@ CLWARP_KHR_RAW_RELATIVE(ulong)
 CLWARP_TYPES(CLWARP_SG_SHUFFLES)
 
 #ifdef CLWARP_KHR_BALLOT
-CLWARP_INLINE ulong warp_ballot(int pred)
+CLWARP_OVERLOAD ulong warp_ballot(int pred)
 {
 	uint4 bits = sub_group_ballot(pred != 0);
 	return ((ulong)bits.y << 32) | bits.x;
 }
 #else
-CLWARP_INLINE ulong warp_ballot(int pred)
+CLWARP_OVERLOAD ulong warp_ballot(int pred)
 {
 	return sub_group_reduce_add((ulong)(pred != 0) << get_sub_group_local_id());
 }

@@ -7,6 +7,47 @@
 #define CLWARP_WARP_PARAM local ulong *__clwarp_scratch
 #define CLWARP_WARP_ARG __clwarp_scratch
 
+/* The functions behind the public names take the scratch pointer first
+ * (generic.cl writes them as CLWARP_FN(warp_x)(CLWARP_CTX_PARAM ...)); the
+ * public names are macros that pass it. The engine's source rewrite gives
+ * every user function that calls a warp function that parameter. */
+#define CLWARP_CTX_PARAM local ulong *__clwarp_scratch,
+#define CLWARP_CTX_ARG __clwarp_scratch,
+#define CLWARP_FN(name) clwarp_##name
+
+#define warp_shuffle(...) clwarp_warp_shuffle(__clwarp_scratch, __VA_ARGS__)
+#define warp_shuffle_down(...) clwarp_warp_shuffle_down(__clwarp_scratch, __VA_ARGS__)
+#define warp_shuffle_up(...) clwarp_warp_shuffle_up(__clwarp_scratch, __VA_ARGS__)
+#define warp_shuffle_xor(...) clwarp_warp_shuffle_xor(__clwarp_scratch, __VA_ARGS__)
+#define warp_broadcast(...) clwarp_warp_broadcast(__clwarp_scratch, __VA_ARGS__)
+#define warp_ballot(...) clwarp_warp_ballot(__clwarp_scratch, __VA_ARGS__)
+#define warp_all(...) clwarp_warp_all(__clwarp_scratch, __VA_ARGS__)
+#define warp_any(...) clwarp_warp_any(__clwarp_scratch, __VA_ARGS__)
+#define warp_none(...) clwarp_warp_none(__clwarp_scratch, __VA_ARGS__)
+#define warp_match_any(...) clwarp_warp_match_any(__clwarp_scratch, __VA_ARGS__)
+#define warp_match_all(...) clwarp_warp_match_all(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_add(...) clwarp_warp_reduce_add(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_min(...) clwarp_warp_reduce_min(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_max(...) clwarp_warp_reduce_max(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_mul(...) clwarp_warp_reduce_mul(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_and(...) clwarp_warp_reduce_and(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_or(...) clwarp_warp_reduce_or(__clwarp_scratch, __VA_ARGS__)
+#define warp_reduce_xor(...) clwarp_warp_reduce_xor(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_add(...) clwarp_warp_scan_inclusive_add(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_min(...) clwarp_warp_scan_inclusive_min(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_max(...) clwarp_warp_scan_inclusive_max(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_mul(...) clwarp_warp_scan_inclusive_mul(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_and(...) clwarp_warp_scan_inclusive_and(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_or(...) clwarp_warp_scan_inclusive_or(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_inclusive_xor(...) clwarp_warp_scan_inclusive_xor(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_add(...) clwarp_warp_scan_exclusive_add(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_min(...) clwarp_warp_scan_exclusive_min(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_max(...) clwarp_warp_scan_exclusive_max(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_mul(...) clwarp_warp_scan_exclusive_mul(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_and(...) clwarp_warp_scan_exclusive_and(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_or(...) clwarp_warp_scan_exclusive_or(__clwarp_scratch, __VA_ARGS__)
+#define warp_scan_exclusive_xor(...) clwarp_warp_scan_exclusive_xor(__clwarp_scratch, __VA_ARGS__)
+
 #define CLWARP_LANE_MASK ((uint)CLWARP_WARP_SIZE - 1u)
 
 CLWARP_INLINE uint warp_size(void) { return CLWARP_WARP_SIZE; }
@@ -31,7 +72,7 @@ CLWARP_INLINE ulong clwarp_local_exchange(local ulong *scratch, ulong bits, uint
 	return r;
 }
 
-CLWARP_INLINE ulong clwarp_local_ballot(local ulong *scratch, int pred)
+CLWARP_OVERLOAD ulong clwarp_warp_ballot(local ulong *scratch, int pred)
 {
 	uint lid = clwarp_linear_local_id();
 	scratch[lid] = pred != 0;
@@ -44,92 +85,115 @@ CLWARP_INLINE ulong clwarp_local_ballot(local ulong *scratch, int pred)
 	return mask;
 }
 
-/* Reductions and scans combine the warp's values in lane order, so all lanes
- * of a reduction get bit-identical results. Lanes in [0, end) are folded,
- * end >= 1; the first value seeds the accumulator (keeps -0.0 sums). */
-#define CLWARP_LOCAL_FOLD(T, BITS, NAME, OP) \
-	CLWARP_OVERLOAD T clwarp_local_fold_##NAME(local ulong *scratch, T v, uint end) \
+CLWARP_OVERLOAD int clwarp_warp_all(local ulong *scratch, int pred)
+{
+	return clwarp_warp_ballot(scratch, pred) == CLWARP_FULL_BALLOT;
+}
+
+CLWARP_OVERLOAD int clwarp_warp_any(local ulong *scratch, int pred)
+{
+	return clwarp_warp_ballot(scratch, pred) != 0ul;
+}
+
+/* Match: each lane compares its bits with its warp's in local memory. */
+#define CLWARP_HAS_MATCH_CORE 1
+CLWARP_OVERLOAD ulong clwarp_match_bits(local ulong *scratch, ulong bits)
+{
+	uint lid = clwarp_linear_local_id();
+	scratch[lid] = bits;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	local const ulong *warp = scratch + (lid & ~CLWARP_LANE_MASK);
+	ulong mask = 0;
+	for (uint i = 0; i < CLWARP_WARP_SIZE; i++)
+		mask |= (ulong)(warp[i] == bits) << i;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return mask;
+}
+
+CLWARP_OVERLOAD ulong clwarp_match_bits(local ulong *scratch, uint bits)
+{
+	return clwarp_match_bits(scratch, (ulong)bits);
+}
+
+/* Values travel through the scratch as ulong slots. */
+#define CLWARP_LOCAL_SLOTS(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
+	CLWARP_OVERLOAD ulong clwarp_to_slot(T v) { return (ulong)CLWARP_TO_BITS(BITS, v); } \
+	CLWARP_OVERLOAD T clwarp_from_slot(ulong slot, T like) { return CLWARP_FROM_BITS(T, (BITS)slot); }
+CLWARP_TYPES(CLWARP_LOCAL_SLOTS)
+
+/* Reductions and scans fold the segment's values in lane order, lanes
+ * [first, end) of the warp, end > first, so every lane of a reduction gets
+ * the same bits and any associative OP works. The first value seeds the
+ * accumulator (keeps -0.0 sums). Two barriers, whatever the width:
+ * generic.cl builds every operator, and every width, from these. */
+#define CLWARP_LOCAL_FOLD(T, OP, FIRST, END) \
+	uint lid = clwarp_linear_local_id(); \
+	__clwarp_scratch[lid] = clwarp_to_slot(v); \
+	barrier(CLK_LOCAL_MEM_FENCE); \
+	local const ulong *warp = __clwarp_scratch + (lid & ~CLWARP_LANE_MASK); \
+	uint first = (FIRST), end = (END); \
+	T acc = clwarp_from_slot(warp[first], v); \
+	for (uint i = first + 1u; i < end; i++) \
+		acc = OP(acc, clwarp_from_slot(warp[i], v)); \
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+#define CLWARP_GEN_REDUCE(FN, T, OP) \
+	CLWARP_OVERLOAD T FN(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
-		uint lid = clwarp_linear_local_id(); \
-		scratch[lid] = CLWARP_TO_BITS(BITS, v); \
-		barrier(CLK_LOCAL_MEM_FENCE); \
-		local const ulong *warp = scratch + (lid & ~CLWARP_LANE_MASK); \
-		T acc = CLWARP_FROM_BITS(T, (BITS)warp[0]); \
-		for (uint i = 1; i < end; i++) \
-			acc = OP(acc, CLWARP_FROM_BITS(T, (BITS)warp[i])); \
-		barrier(CLK_LOCAL_MEM_FENCE); \
+		uint w = clwarp_width(width), start = warp_lane_id() & ~(w - 1u); \
+		CLWARP_LOCAL_FOLD(T, OP, start, start + max(w, 1u)) \
 		return acc; \
 	}
 
+/* The exclusive scan folds one value more on a segment's first lane and
+ * throws it away, so every lane reaches the same barriers. */
+#define CLWARP_GEN_SCAN(FN_INCLUSIVE, FN_EXCLUSIVE, T, OP, IDENTITY) \
+	CLWARP_OVERLOAD T FN_INCLUSIVE(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
+	{ \
+		uint lane = warp_lane_id(), w = clwarp_width(width); \
+		CLWARP_LOCAL_FOLD(T, OP, lane & ~(w - 1u), lane + 1u) \
+		return acc; \
+	} \
+	CLWARP_OVERLOAD T FN_EXCLUSIVE(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
+	{ \
+		uint lane = warp_lane_id(), w = clwarp_width(width), start = lane & ~(w - 1u); \
+		CLWARP_LOCAL_FOLD(T, OP, start, lane > start ? lane : start + 1u) \
+		return lane > start ? acc : (T)(IDENTITY); \
+	}
+
 #define CLWARP_LOCAL_TYPE(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
-	CLWARP_LOCAL_FOLD(T, BITS, add, CLWARP_ADD) \
-	CLWARP_LOCAL_FOLD(T, BITS, min, MIN_FN) \
-	CLWARP_LOCAL_FOLD(T, BITS, max, MAX_FN) \
-	CLWARP_OVERLOAD T clwarp_local_shuffle(local ulong *scratch, T v, uint src_lane) \
+	CLWARP_OVERLOAD T clwarp_warp_shuffle(local ulong *scratch, T v, uint src_lane) \
 	{ \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src_lane & CLWARP_LANE_MASK)); \
 	} \
-	CLWARP_OVERLOAD T clwarp_local_shuffle_down(local ulong *scratch, T v, uint delta) \
+	CLWARP_OVERLOAD T clwarp_warp_broadcast(local ulong *scratch, T v, uint src_lane) \
+	{ \
+		return clwarp_warp_shuffle(scratch, v, src_lane); \
+	} \
+	CLWARP_OVERLOAD T clwarp_warp_shuffle_down(local ulong *scratch, T v, uint delta) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = delta < CLWARP_WARP_SIZE - lane ? lane + delta : lane; \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src)); \
 	} \
-	CLWARP_OVERLOAD T clwarp_local_shuffle_up(local ulong *scratch, T v, uint delta) \
+	CLWARP_OVERLOAD T clwarp_warp_shuffle_up(local ulong *scratch, T v, uint delta) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = lane >= delta ? lane - delta : lane; \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src)); \
 	} \
-	CLWARP_OVERLOAD T clwarp_local_shuffle_xor(local ulong *scratch, T v, uint mask) \
+	CLWARP_OVERLOAD T clwarp_warp_shuffle_xor(local ulong *scratch, T v, uint mask) \
 	{ \
 		uint lane = warp_lane_id(); \
 		uint src = (lane ^ mask) < CLWARP_WARP_SIZE ? lane ^ mask : lane; \
 		return CLWARP_FROM_BITS(T, (BITS)clwarp_local_exchange(scratch, \
 			CLWARP_TO_BITS(BITS, v), src)); \
-	} \
-	/* Exclusive scans run the inclusive fold to lane-1; lane 0 folds one \
-	 * value and throws it away, so every lane reaches the same barriers. */ \
-	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_add(local ulong *scratch, T v) \
-	{ \
-		uint lane = warp_lane_id(); \
-		T r = clwarp_local_fold_add(scratch, v, lane > 0 ? lane : 1u); \
-		return lane > 0 ? r : (T)0; \
-	} \
-	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_min(local ulong *scratch, T v) \
-	{ \
-		uint lane = warp_lane_id(); \
-		T r = clwarp_local_fold_min(scratch, v, lane > 0 ? lane : 1u); \
-		return lane > 0 ? r : (T)(MIN_ID); \
-	} \
-	CLWARP_OVERLOAD T clwarp_local_scan_exclusive_max(local ulong *scratch, T v) \
-	{ \
-		uint lane = warp_lane_id(); \
-		T r = clwarp_local_fold_max(scratch, v, lane > 0 ? lane : 1u); \
-		return lane > 0 ? r : (T)(MAX_ID); \
 	}
 
 CLWARP_TYPES(CLWARP_LOCAL_TYPE)
 
-#define warp_shuffle(v, src_lane) clwarp_local_shuffle(__clwarp_scratch, (v), (src_lane))
-#define warp_shuffle_down(v, delta) clwarp_local_shuffle_down(__clwarp_scratch, (v), (delta))
-#define warp_shuffle_up(v, delta) clwarp_local_shuffle_up(__clwarp_scratch, (v), (delta))
-#define warp_shuffle_xor(v, mask) clwarp_local_shuffle_xor(__clwarp_scratch, (v), (mask))
-#define warp_broadcast(v, src_lane) clwarp_local_shuffle(__clwarp_scratch, (v), (src_lane))
-
-#define warp_reduce_add(v) clwarp_local_fold_add(__clwarp_scratch, (v), CLWARP_WARP_SIZE)
-#define warp_reduce_min(v) clwarp_local_fold_min(__clwarp_scratch, (v), CLWARP_WARP_SIZE)
-#define warp_reduce_max(v) clwarp_local_fold_max(__clwarp_scratch, (v), CLWARP_WARP_SIZE)
-#define warp_scan_inclusive_add(v) clwarp_local_fold_add(__clwarp_scratch, (v), warp_lane_id() + 1u)
-#define warp_scan_inclusive_min(v) clwarp_local_fold_min(__clwarp_scratch, (v), warp_lane_id() + 1u)
-#define warp_scan_inclusive_max(v) clwarp_local_fold_max(__clwarp_scratch, (v), warp_lane_id() + 1u)
-#define warp_scan_exclusive_add(v) clwarp_local_scan_exclusive_add(__clwarp_scratch, (v))
-#define warp_scan_exclusive_min(v) clwarp_local_scan_exclusive_min(__clwarp_scratch, (v))
-#define warp_scan_exclusive_max(v) clwarp_local_scan_exclusive_max(__clwarp_scratch, (v))
-
-#define warp_ballot(pred) clwarp_local_ballot(__clwarp_scratch, (pred))
-#define warp_all(pred) (clwarp_local_ballot(__clwarp_scratch, (pred)) == CLWARP_FULL_BALLOT)
-#define warp_any(pred) (clwarp_local_ballot(__clwarp_scratch, (pred)) != 0ul)
+/* add, min and max too come from the folds (generic.cl). */
+#define CLWARP_FOLD_COLLECTIVES 1

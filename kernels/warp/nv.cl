@@ -176,7 +176,7 @@ CLWARP_NV_REDUCE_BUTTERFLY(float)
 CLWARP_IF_FP64(CLWARP_NV_REDUCE_BUTTERFLY(double))
 
 /* Votes: the predicate goes through a PTX .pred register. */
-CLWARP_INLINE int warp_all(int pred)
+CLWARP_OVERLOAD int warp_all(int pred)
 {
 	int r;
 	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -184,7 +184,7 @@ CLWARP_INLINE int warp_all(int pred)
 		: "=r"(r) : "r"(pred));
 	return r;
 }
-CLWARP_INLINE int warp_any(int pred)
+CLWARP_OVERLOAD int warp_any(int pred)
 {
 	int r;
 	asm volatile("{\n\t.reg .pred p, q;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -192,7 +192,7 @@ CLWARP_INLINE int warp_any(int pred)
 		: "=r"(r) : "r"(pred));
 	return r;
 }
-CLWARP_INLINE ulong warp_ballot(int pred)
+CLWARP_OVERLOAD ulong warp_ballot(int pred)
 {
 	uint r;
 	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\t"
@@ -200,3 +200,21 @@ CLWARP_INLINE ulong warp_ballot(int pred)
 		: "=r"(r) : "r"(pred));
 	return r;
 }
+
+/* match.any.sync (sm_70+): the full-warp mask of the lanes holding the
+ * caller's bits, for warp_match_any (generic.cl). */
+#if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 70
+#define CLWARP_HAS_MATCH_CORE 1
+CLWARP_OVERLOAD ulong clwarp_match_bits(uint bits)
+{
+	uint r;
+	asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(bits));
+	return r;
+}
+CLWARP_OVERLOAD ulong clwarp_match_bits(ulong bits)
+{
+	uint r;
+	asm volatile("match.any.sync.b64 %0, %1, 0xffffffff;" : "=r"(r) : "l"(bits));
+	return r;
+}
+#endif
