@@ -300,6 +300,160 @@ def softmax(x, out, rows, cols, W):
 
 
 # ---------------------------------------------------------------------------
+# <clwarp/cuda.h>: CUDA's intrinsics as the CUDA C++ Programming Guide defines
+# them ("Warp Shuffle Functions", "Warp Vote Functions", "Warp Reduce
+# Functions", "Warp Match Functions") and the integer intrinsics of the CUDA
+# Math API, for a warp of W lanes: warpSize is W, masks have W bits, and every
+# lane of every warp takes part (full mask).
+
+
+def cuda_shfl(x, W, src, width=None):
+    """__shfl_sync(mask, var, srcLane, width): srcLane modulo width, inside the
+    caller's segment of width lanes."""
+    width = width or W
+    return [x[g + (l - l % width) + src(l) % width] for g in range(0, len(x), W) for l in range(W)]
+
+
+def cuda_shfl_up(x, W, d, width=None):
+    """__shfl_up_sync: lane l reads lane l - delta, no wrap around the segment:
+    the lower delta lanes of each segment keep their own value."""
+    width = width or W
+    return [x[g + l - d] if l % width >= d else x[g + l]
+            for g in range(0, len(x), W) for l in range(W)]
+
+
+def cuda_shfl_down(x, W, d, width=None):
+    """__shfl_down_sync: lane l reads lane l + delta; the upper delta lanes of
+    each segment keep their own value."""
+    width = width or W
+    return [x[g + l + d] if l % width + d < width else x[g + l]
+            for g in range(0, len(x), W) for l in range(W)]
+
+
+def cuda_shfl_xor(x, W, m, width=None):
+    """__shfl_xor_sync: lane l reads lane l ^ laneMask; a lane may read an
+    earlier segment, but reading a later one gives its own value."""
+    width = width or W
+    out = []
+    for g in range(0, len(x), W):
+        for l in range(W):
+            j = l ^ m
+            out.append(x[g + j] if j < (l - l % width) + width and j < W else x[g + l])
+    return out
+
+
+def per_warp(x, W, fn):
+    """fn(the warp's values, lane) for every lane of every warp."""
+    return [fn(x[g:g + W], l) for g in range(0, len(x), W) for l in range(W)]
+
+
+def lane_mask(flags):
+    return sum(1 << k for k, f in enumerate(flags) if f)
+
+
+def fold(s, op):
+    acc = s[0]
+    for b in s[1:]:
+        acc = op(acc, b)
+    return acc
+
+
+def popc(x):
+    return bin(x).count("1")
+
+
+def ffs(x):
+    """__ffs/__ffsll: 1 + the position of the least significant 1 bit; 0 for 0."""
+    return (x & -x).bit_length()
+
+
+def clz(x, bits):
+    """__clz/__clzll: leading zeros; 32 (64) for 0."""
+    return bits - x.bit_length()
+
+
+def brev(x, bits):
+    return int(format(x, "0%db" % bits)[::-1], 2)
+
+
+@example("-g 64 -l 64 -a int[64]=3*i+1 -a int[64]=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,0,1,0,1,1,0,0,0,1,1,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 -a int[64]=(i*7)%23-11 -a uint[64]=(i*37)%256+3840 -a uint[16]=0,1,2,3,0x80000000,0xffffffff,0x7fffffff,0x10,0x12345678,0x80000001,0xf0,0x10000,0xdeadbeef,0x55555555,6,0x40000000 -a ulong[16]=0,1,2,3,0x8000000000000000,0xffffffffffffffff,0x7fffffffffffffff,0x100000000,0x0123456789abcdef,0x8000000000000001,0xff00,0x80000000,0xdeadbeefcafebabe,0x5555555555555555,12,0x4000000000000000 -a out:int[512] -a out:uint[256] -a out:int[384] -a out:int[192] -a out:uint[192] -a out:int[96] -a out:uint[16] -a out:ulong[16]")
+def cuda_intrinsics(v, p, w, u, xs, xl, shfl, masks, votes, reds, ureds, bits, rev, revll, W):
+    shuffles = (cuda_shfl(v, W, lambda l: 3 * l + 1) + cuda_shfl(v, W, lambda l: 3, 8)
+                + cuda_shfl_up(v, W, 3) + cuda_shfl_up(v, W, 2, 4)
+                + cuda_shfl_down(v, W, 5) + cuda_shfl_down(v, W, 3, 4)
+                + cuda_shfl_xor(v, W, 6) + cuda_shfl_xor(v, W, 5, 8))
+    full = (1 << W) - 1     # __activemask(): every lane of the warp is active
+    key = [c_mod(a, 7) for a in v]
+    same = per_warp(p, W, lambda s, l: all(b == s[0] for b in s))
+    masks = (per_warp(p, W, lambda s, l: lane_mask(s))
+             + [full] * len(p)
+             + per_warp(key, W, lambda s, l: lane_mask([b == s[l] for b in s]))
+             + [full if ok else 0 for ok in same])
+    votes = (per_warp(p, W, lambda s, l: int(all(s)))
+             + per_warp(p, W, lambda s, l: int(any(s)))
+             # __uni_sync: the predicate has the same truth value on every lane
+             + per_warp(p, W, lambda s, l: int(len(set(bool(b) for b in s)) == 1))
+             + [int(ok) for ok in same]
+             + [W] * len(p)
+             + [v[i ^ 1] for i in range(len(v))])   # lanes 2k and 2k+1 share a warp
+    reds = (per_warp(v, W, lambda s, l: sum(s)) + per_warp(w, W, lambda s, l: min(s))
+            + per_warp(w, W, lambda s, l: max(s)))
+    ureds = (per_warp(u, W, lambda s, l: fold(s, lambda a, b: a & b))
+             + per_warp(u, W, lambda s, l: fold(s, lambda a, b: a | b))
+             + per_warp(u, W, lambda s, l: fold(s, lambda a, b: a ^ b)))
+    bits = ([popc(x) for x in xs] + [ffs(x) for x in xs] + [clz(x, 32) for x in xs]
+            + [popc(x) for x in xl] + [ffs(x) for x in xl] + [clz(x, 64) for x in xl])
+    return [shuffles, masks, votes, reds, ureds, bits,
+            [brev(x, 32) for x in xs], [brev(x, 64) for x in xl]]
+
+
+# ---------------------------------------------------------------------------
+# Ports of public CUDA kernels (docs/porting-cuda.md). Their results do not
+# depend on W.
+
+
+@example("-g 256 -l 128 -a out:int[256]=(i*7)%11-3 -a int:32 -a out:int[2] -a local:int[64]")
+def shfl_scan(data, width, partial_sums, sums, W):
+    # NVIDIA cuda-samples shfl_scan_test: the inclusive prefix sum of each block
+    # of 128, and each block's total.
+    block = 128
+    scan = inclusive_scan(data, block, add)
+    return [scan, [scan[b + block - 1] for b in range(0, len(data), block)]]
+
+
+@example("-g 256 -l 64 -a out:float[400] -a float[400]=((i*13)%29)/8-1 -a int:4 -a int:100"
+         " -a local:float[16]")
+def llmc_softmax(out, inp, N, C, shared, W):
+    # llm.c softmax_forward_kernel4: one block per row, softmax of each row.
+    y = []
+    for r in range(N):
+        row = inp[r * C:(r + 1) * C]
+        m = max(row)
+        e = [math.exp(v - m) for v in row]
+        s = sum(e)
+        y += [v / s for v in e]
+    return [y]
+
+
+@example("-g 96 -l 32 -a out:int[96]=fill(-1) -a out:int[1]=fill(0) -a int[96]=-3,2,-2,3,-1,4,0,5,1,"
+         "-3,2,-2,3,-1,4,0,-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,"
+         "-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,-5,-1,-2,-3,-4,-5,-1,-2,-3,-4,-5,-1,-2,-3,-4,-5,10,11,"
+         "12,13,14,15,16,17,18,19,20,21,22,23,24,25 -a int:80")
+def warp_aggregated_atomics(dst, nres, src, n, W):
+    # The warp-aggregated filter: the positive src[i], i < n. Each warp's values
+    # land together in lane order; the warps' blocks come in the order of their
+    # atomics, which the device chooses: the input makes every non-empty block
+    # the same, so that order cannot show.
+    blocks = [[v for k, v in enumerate(s) if g * W + k < n and v > 0]
+              for g, s in enumerate(warps(src, W))]
+    blocks = [b for b in blocks if b]
+    if any(b != blocks[0] for b in blocks):
+        raise AssertionError("warp_aggregated_atomics: the result would depend on the order of the warps")
+    kept = [v for b in blocks for v in b]
+    return [kept + dst[len(kept):], [nres[0] + len(kept)]]
+
+
+# ---------------------------------------------------------------------------
 
 
 def reference(name, W=DEFAULT_WIDTH):
