@@ -18,7 +18,9 @@
 
 CLWARP_INLINE uint clwarp_segment_start(uint w) { return warp_lane_id() & ~(w - 1u); }
 
-/* ---- Shuffles with a width: a segment is a warp of its own. */
+/* ---- Shuffles with a width: a segment is a warp of its own (unless the
+ * backend has its own, like nv's PTX segments). */
+#ifndef CLWARP_HAS_WIDTH_SHUFFLES
 #define CLWARP_GEN_SHUFFLES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
 	CLWARP_OVERLOAD T CLWARP_FN(warp_shuffle)(CLWARP_CTX_PARAM T v, uint src_lane, uint width) CLWARP_WIDTH_CHECK \
 	{ \
@@ -48,6 +50,7 @@ CLWARP_INLINE uint clwarp_segment_start(uint w) { return warp_lane_id() & ~(w - 
 		return mask < clwarp_width(width) ? r : v; \
 	}
 CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
+#endif
 
 /* ---- Reductions and scans of any associative OP over a segment, in lane
  * order (OP need not commute). A backend with a better way (local: one fold
@@ -223,6 +226,7 @@ CLWARP_GEN_MATCH_CORE(ulong)
 	} \
 	CLWARP_OVERLOAD int CLWARP_FN(warp_match_all)(CLWARP_CTX_PARAM T v) \
 	{ \
-		return warp_match_all(v, (uint)CLWARP_WARP_SIZE); \
+		BITS first = CLWARP_TO_BITS(BITS, warp_shuffle(v, 0u)); \
+		return warp_all(first == CLWARP_TO_BITS(BITS, v)); \
 	}
 CLWARP_TYPES(CLWARP_GEN_MATCH)
