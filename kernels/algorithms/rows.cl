@@ -56,9 +56,11 @@
 #define DEFINE_SEG_REDUCE(NAME, TY, OPF) \
 	CLWARP_INLINE void NAME(TY *v, uint seg, CLWARP_WARP_PARAM) \
 	{ \
-		for (uint m = seg / 2; m > 0; m /= 2) \
-			for (uint u = 0; u < SEG_STEPS; u++) \
-				v[u] = OPF(v[u], warp_shuffle_xor(v[u], m)); \
+		for (uint m = CLWARP_SEGMENT_STEPS(seg) / 2; m > 0; m /= 2) \
+			for (uint u = 0; u < SEG_STEPS; u++) { \
+				TY t = warp_shuffle_xor(v[u], m); \
+				v[u] = m < seg ? OPF(v[u], t) : v[u]; \
+			} \
 	}
 
 #if ROWS_KIND == 1
@@ -197,17 +199,18 @@ __kernel void clwarp_rows_scan_seg(global const T_VEC *in, global T_VEC *out, ul
 		for (uint c = 1; c < VEC; c++)
 			s[u] = OP(s[u], e[u][c]);
 	}
-	for (uint d = 1; d < seg; d *= 2)
+	/* No warp call under a run-time bound or condition (CLWARP_SEGMENT_STEPS):
+	 * PoCL 6.0 miscompiled this loop on local at W = 8, dropping its last
+	 * step in some builds. */
+	for (uint d = 1; d < CLWARP_SEGMENT_STEPS(seg); d *= 2)
 		for (uint u = 0; u < SEG_STEPS; u++) {
 			T t = warp_shuffle_up(s[u], d);
-			s[u] = k >= d ? OP(t, s[u]) : s[u];
+			s[u] = d < seg && k >= d ? OP(t, s[u]) : s[u];
 		}
 	for (uint u = 0; u < SEG_STEPS; u++) {
 		T run = ID, r[VEC];
-		if (seg > 1) {
-			T t = warp_shuffle_up(s[u], 1u);
-			run = k > 0 ? t : run;
-		}
+		T t = warp_shuffle_up(s[u], 1u);
+		run = seg > 1 && k > 0 ? t : run;
 		for (uint c = 0; c < VEC; c++) {
 			T nx = OP(run, e[u][c]);
 			r[c] = INCLUSIVE ? nx : run;

@@ -178,6 +178,19 @@ CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
  * outside the warp (docs/warp-api.md). */
 CLWARP_INLINE uint clwarp_width(uint width) { return min(width, (uint)CLWARP_WARP_SIZE); }
 
+/* Loops over the steps of a width (log2 of it) take the steps past the
+ * width and ignore their results. PoCL builds a loop that holds warp
+ * calls and whose trip count is known only at run time very slowly (16 of
+ * them in one kernel: 34 s instead of 0.8 s on PoCL 6.0), and such loops
+ * around the local backend's barriers are where PoCL 5.0/6.0 miscompile
+ * (docs/algorithms.md), so there the loops run to W. NVIDIA's compiler has
+ * neither problem, and with a constant width keeps only the needed steps. */
+#ifdef CLWARP_BACKEND_NV
+#define CLWARP_SEGMENT_STEPS(w) (w)
+#else
+#define CLWARP_SEGMENT_STEPS(w) CLWARP_WARP_SIZE
+#endif
+
 CLWARP_INLINE ulong clwarp_segment_mask(uint width)
 {
 	return width >= 64u ? ~0ul : (1ul << width) - 1ul;

@@ -56,16 +56,7 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
  * order (OP need not commute). A backend with a better way (local: one fold
  * in local memory) defines these two templates itself. */
 #ifndef CLWARP_GEN_REDUCE
-/* Steps past the width are taken and ignored. PoCL builds a loop that holds
- * sub-group calls and whose trip count is known only at run time very
- * slowly (16 of them in one kernel: 34 s instead of 0.8 s on PoCL 6.0), so
- * there the loops run to W. NVIDIA's compiler has no such problem, and with
- * a constant width it keeps only the steps the width needs. */
-#ifdef CLWARP_BACKEND_NV
-#define CLWARP_SEGMENT_STEPS(w) (w)
-#else
-#define CLWARP_SEGMENT_STEPS(w) CLWARP_WARP_SIZE
-#endif
+/* Loops over a segment's steps run to CLWARP_SEGMENT_STEPS(w) (common.cl). */
 
 /* xor butterfly with growing masks: after the step with mask m each lane
  * holds the OP of its aligned block of 2m lanes, and both partners compute
