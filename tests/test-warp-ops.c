@@ -332,14 +332,17 @@ kernel_path(void)
 	return path;
 }
 
+/* The default engine, or (backend, warp_size) forced when backend is not AUTO. */
 static clwarp_engine *
-engine_new(void)
+engine_new(clwarp_backend backend, unsigned warp_size)
 {
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
 	const char *cache = getenv("CLWARP_CACHE_DIR");
 
 	clwarp_engine_options_init(&o);
+	o.backend = backend;
+	o.warp_size = warp_size;
 	if (cache && *cache)
 		o.cache_dir = cache;
 	else
@@ -496,7 +499,7 @@ run_type(clwarp_engine *e, unsigned type, struct tally *tl)
 
 START_TEST(test_widths_operators_match)
 {
-	clwarp_engine *e = engine_new();
+	clwarp_engine *e = engine_new(CLWARP_BACKEND_AUTO, 0);
 	struct tally tl = { 0 };
 	char what[64];
 
@@ -513,6 +516,33 @@ START_TEST(test_widths_operators_match)
 }
 END_TEST
 
+/* The local backend at the other widths of the issue (1, 8, 64): segment
+ * masks at the 64-bit edge, one-lane warps. int and double cover the
+ * 4- and 8-byte paths, integer and float operators. */
+START_TEST(test_local_widths)
+{
+	static const unsigned widths[] = { 1, 8, 64 };
+	static const unsigned types[] = { TYPE_INT, TYPE_DOUBLE };
+	clwarp_engine *e = engine_new(CLWARP_BACKEND_LOCAL, widths[_i]);
+	clwarp_backend backend;
+	unsigned warp;
+	char what[96];
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
+	ck_assert_uint_eq(warp, widths[_i]);
+	for (unsigned k = 0; k < 2; k++) {
+		struct tally tl = { 0 };
+
+		if (types[k] == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64)
+			continue; /* asked of the device: no fp64 kernels here */
+		run_type(e, types[k], &tl);
+		snprintf(what, sizeof(what), "local W=%u %s", widths[_i], conf_types[types[k]].name);
+		tally_assert(&tl, what);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 static Suite *
 warp_ops_suite(void)
 {
@@ -521,6 +551,7 @@ warp_ops_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_loop_test(tc, test_widths_operators_match, 0, TYPE_COUNT);
+	tcase_add_loop_test(tc, test_local_widths, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;
 }
