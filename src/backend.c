@@ -36,8 +36,31 @@ clwarp_backend_from_name(const char *name, clwarp_backend *out)
 	return CLWARP_ERROR_INVALID_ARGUMENT;
 }
 
+/* CLWARP_IF_USED_<type>(...) for kernels/warp/types.cl: keeps its
+ * argument for the extension types the source names, drops it for the
+ * others. */
+static void
+types_prelude(uint64_t types_named, struct strbuf *out)
+{
+#define ELEMENT_NAME(name) #name,
+	static const char *const names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
+#undef ELEMENT_NAME
+	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
+
+	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
+		for (unsigned k = 0; k <= ARRAY_LENGTH(widths); k++) {
+			char suffix[8] = "";
+
+			if (k > 0)
+				snprintf(suffix, sizeof(suffix), "%u", widths[k - 1]);
+			strbuf_printf(out, "#define CLWARP_IF_USED_%s%s(...)%s\n", names[e], suffix,
+				      types_named & SOURCE_TYPE_BIT(e, k) ? " __VA_ARGS__" : "");
+		}
+	}
+}
+
 void
-backend_prelude(const struct backend_config *config, struct strbuf *out)
+backend_prelude(const struct backend_config *config, uint64_t types_named, struct strbuf *out)
 {
 	static const char *const macro[] = { "", "KHR", "INTEL", "NV", "LOCAL" };
 	const char *body = clwarp_kernel_warp_local;
@@ -46,6 +69,9 @@ backend_prelude(const struct backend_config *config, struct strbuf *out)
 		      macro[config->backend], config->warp_size);
 	if (config->fp64)
 		strbuf_puts(out, "#define CLWARP_HAS_FP64 1\n");
+	if (config->fp16)
+		strbuf_puts(out, "#define CLWARP_HAS_FP16 1\n");
+	types_prelude(types_named, out);
 	if (config->features & FEATURE_KHR_SHUFFLE)
 		strbuf_puts(out, "#define CLWARP_KHR_SHUFFLE 1\n");
 	if (config->features & FEATURE_KHR_SHUFFLE_RELATIVE)
@@ -66,6 +92,8 @@ backend_prelude(const struct backend_config *config, struct strbuf *out)
 	strbuf_puts(out, body);
 	strbuf_puts(out, "\n#line 1 \"clwarp/warp/generic.cl\"\n");
 	strbuf_puts(out, clwarp_kernel_warp_generic);
+	strbuf_puts(out, "\n#line 1 \"clwarp/warp/types.cl\"\n");
+	strbuf_puts(out, clwarp_kernel_warp_types);
 	strbuf_puts(out, "\n");
 }
 
@@ -106,12 +134,13 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_update_str(&h, clwarp_kernel_warp_probe);
 	sha256_update_str(&h, clwarp_kernel_warp_common);
 	sha256_update_str(&h, clwarp_kernel_warp_generic);
+	sha256_update_str(&h, clwarp_kernel_warp_types);
 	sha256_update_str(&h, clwarp_kernel_warp_local);
 	sha256_update_str(&h, clwarp_kernel_warp_khr);
 	sha256_update_str(&h, clwarp_kernel_warp_intel);
 	sha256_update_str(&h, clwarp_kernel_warp_nv);
-	snprintf(text, sizeof(text), "%d %u %u %u %d", (int)c->backend, c->warp_size, c->features,
-		 c->nv_sm, (int)c->fp64);
+	snprintf(text, sizeof(text), "%d %u %u %u %d %d", (int)c->backend, c->warp_size, c->features,
+		 c->nv_sm, (int)c->fp64, (int)c->fp16);
 	sha256_update_str(&h, text);
 	sha256_final(&h, key);
 }
@@ -181,6 +210,7 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 	memset(c, 0, sizeof(*c));
 	c->backend = backend;
 	c->fp64 = d->has_fp64;
+	c->fp16 = word_in_list(ext, "cl_khr_fp16");
 	switch (backend) {
 	case CLWARP_BACKEND_NV:
 		if (d->nv_warp_size != 32) {

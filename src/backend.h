@@ -15,8 +15,9 @@
  */
 clwarp_status backend_resolve(clwarp_engine *engine, const struct backend_config **config);
 
-/* Append the macros and the backend's warp library to a program's text. */
-void backend_prelude(const struct backend_config *config, struct strbuf *out);
+/* Append the macros and the backend's warp library to a program's text;
+ * types_named: source_result's, the extension types the program names. */
+void backend_prelude(const struct backend_config *config, uint64_t types_named, struct strbuf *out);
 
 /* What the backend needs changed in kernel signatures. */
 void backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite);

@@ -24,6 +24,7 @@ struct backend_config {
 	unsigned features;        /* enum backend_feature */
 	unsigned nv_sm;           /* NVIDIA compute capability major*10+minor */
 	bool fp64;
+	bool fp16;                /* cl_khr_fp16: the half warp functions */
 };
 
 struct clwarp_program {

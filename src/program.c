@@ -311,7 +311,7 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	if (status != CLWARP_OK)
 		return status;
 
-	backend_prelude(config, &full);
+	backend_prelude(config, src.types_named, &full);
 	strbuf_puts(&full, "#line 1 \"");
 	strbuf_put_quoted(&full, name);
 	strbuf_puts(&full, "\"\n");

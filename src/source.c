@@ -27,6 +27,7 @@ struct expander {
 	size_t once_count;
 	bool uses_warp;
 	unsigned kernel_count;
+	uint64_t types_named;
 };
 
 /* Where the kernel-signature rewrite is, token by token. */
@@ -64,6 +65,58 @@ static bool
 is_ident_char(char c)
 {
 	return isalnum((unsigned char)c) || c == '_';
+}
+
+#define ELEMENT_NAME(name) #name,
+static const char *const element_names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
+#undef ELEMENT_NAME
+
+/* The source_result.types_named bits of one identifier: an element type
+ * or a vector of it. "char" and "short" also stand for their unsigned
+ * forms, which "unsigned char" spells. */
+static uint64_t
+type_bits(const char *name, size_t len)
+{
+	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
+
+	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
+		size_t n = strlen(element_names[e]);
+		char digits[8];
+
+		if (len < n || len > n + 2 || strncmp(name, element_names[e], n) != 0)
+			continue;
+		if (len == n)
+			return SOURCE_TYPE_BIT(e, 0) | ((e == 0 || e == 2) ? SOURCE_TYPE_BIT(e + 1, 0) : 0);
+		memcpy(digits, name + n, len - n);
+		digits[len - n] = '\0';
+		for (unsigned k = 0; k < ARRAY_LENGTH(widths); k++) {
+			char want[8];
+			snprintf(want, sizeof(want), "%u", widths[k]);
+			if (strcmp(digits, want) == 0)
+				return SOURCE_TYPE_BIT(e, k + 1);
+		}
+	}
+	return 0;
+}
+
+/* type_bits of every identifier in [p, end): directive lines and -D
+ * values name types too (#define VEC float4, -DT=int4). */
+static uint64_t
+type_bits_in(const char *p, const char *end)
+{
+	uint64_t bits = 0;
+
+	while (p < end) {
+		if (is_ident_start(*p)) {
+			const char *start = p;
+			while (p < end && is_ident_char(*p))
+				p++;
+			bits |= type_bits(start, (size_t)(p - start));
+		} else {
+			p++;
+		}
+	}
+	return bits;
 }
 
 static char *
@@ -299,6 +352,7 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				}
 				p++;
 			}
+			ex->types_named |= type_bits_in(start, p);
 			while (*q == ' ' || *q == '\t')
 				q++;
 			if (strncmp(q, "include", 7) == 0) {
@@ -395,6 +449,7 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			strbuf_append(out, start, len);
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
+			ex->types_named |= type_bits(start, len);
 			if (((len == 6 && strncmp(start, "kernel", 6) == 0) ||
 			     (len == 8 && strncmp(start, "__kernel", 8) == 0)) &&
 			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
@@ -466,6 +521,8 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 
 	memset(result, 0, sizeof(*result));
 	ex.rewrite = rewrite;
+	if (options)
+		ex.types_named |= type_bits_in(options, options + strlen(options));
 	ex.out = &result->text;
 	status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
@@ -476,6 +533,7 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 		status = warpctx_rewrite(&result->text, name, rewrite->add_scratch_arg);
 	result->uses_warp = ex.uses_warp;
 	result->kernel_count = ex.kernel_count;
+	result->types_named = ex.types_named;
 	for (size_t i = 0; i < ex.include_dir_count; i++)
 		free(ex.include_dirs[i]);
 	free(ex.include_dirs);

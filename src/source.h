@@ -4,6 +4,7 @@
 #define CLWARP_SOURCE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "clwarp/clwarp.h"
 #include "util.h"
@@ -17,10 +18,25 @@ struct source_rewrite {
 /* The hidden parameter the local backend appends to each kernel. */
 #define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
 
+/*
+ * The extension types of kernels/warp/types.cl. A program gets a type's
+ * warp functions only where its source names the type (char, uchar4,
+ * float3, ...): parsing all of them would add about half a second to each
+ * build on PoCL. Type k of element e is bit SOURCE_TYPE_BIT(e, k), k 0 for
+ * the scalar and 1 .. 5 for its vectors of SOURCE_VECTOR_WIDTHS.
+ */
+#define SOURCE_ELEMENT_TYPES(X) \
+	X(char) X(uchar) X(short) X(ushort) X(int) X(uint) X(long) X(ulong) \
+	X(float) X(double) X(half)
+#define SOURCE_ELEMENT_COUNT 11
+#define SOURCE_VECTOR_WIDTHS { 2, 3, 4, 8, 16 }
+#define SOURCE_TYPE_BIT(e, k) (UINT64_C(1) << ((e) * 6 + (k)))
+
 struct source_result {
 	struct strbuf text;    /* the expanded, rewritten source with #line markers */
 	bool uses_warp;        /* the code names a warp_* identifier */
 	unsigned kernel_count;
+	uint64_t types_named;  /* SOURCE_TYPE_BIT(e, k): the source names that type */
 };
 
 /*

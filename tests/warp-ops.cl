@@ -1,6 +1,7 @@
 /* Kernels of tests/test-warp-ops.c: logical widths, the mul/and/or/xor
  * operators, votes, match and a user-defined operator, for -DCW_T=<type>
- * (-DCW_INT for the integer types, -DCW_USER_OP with ulong). 1-D launches:
+ * (-DCW_INT for the integer types, -DCW_USER_OP with ulong, -DCW_USER_OP_VEC
+ * with vectors). 1-D launches:
  * slot g = get_global_id(0). Field f of slot g goes to out[f * n + g] (values
  * of type T) or bits[f * n + g] (masks and votes). `width` is an argument, so
  * one build runs every width. No helper here takes a warp parameter: the
@@ -13,6 +14,11 @@
 	((((ulong)((uint)((a) >> 32) * (uint)(b) + (uint)((b) >> 32))) << 32) | \
 	 (ulong)((uint)(a) * (uint)(b)))
 CLWARP_DEFINE_WARP_OP(affine, ulong, CW_AFFINE, 1ul)
+#endif
+#ifdef CW_USER_OP_VEC
+/* A user operator over a vector: on local, wider than a slot it takes the
+ * shuffle path, at most 8 bytes the fold. */
+CLWARP_DEFINE_WARP_OP(vadd, CW_T, CLWARP_ADD, 0)
 #endif
 
 kernel void ops(global const CW_T *s, global const CW_T *a, global const CW_T *m,
@@ -61,6 +67,12 @@ kernel void ops(global const CW_T *s, global const CW_T *a, global const CW_T *m
 	out[30 * n + g] = warp_scan_inclusive_affine(sv, width);
 	out[31 * n + g] = warp_scan_exclusive_affine(sv, width);
 	out[32 * n + g] = warp_scan_inclusive_affine(sv);
+#endif
+#ifdef CW_USER_OP_VEC
+	out[29 * n + g] = warp_reduce_vadd(av, width);
+	out[30 * n + g] = warp_scan_inclusive_vadd(av, width);
+	out[31 * n + g] = warp_scan_exclusive_vadd(av, width);
+	out[32 * n + g] = warp_scan_inclusive_vadd(av);
 #endif
 
 	bits[0 * n + g] = warp_match_any(qv, width);

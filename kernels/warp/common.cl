@@ -9,6 +9,13 @@
 #define CLWARP_IF_FP64(...)
 #endif
 
+#ifdef CLWARP_HAS_FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define CLWARP_IF_FP16(...) __VA_ARGS__
+#else
+#define CLWARP_IF_FP16(...)
+#endif
+
 /* static: no external symbol, so a helper never collides across programs;
  * always_inline: keeps barriers and sub-group calls in the caller's body. */
 #define CLWARP_INLINE static inline __attribute__((always_inline))
@@ -31,7 +38,9 @@
 #define CLWARP_TYPES(X) CLWARP_TYPES_32(X) CLWARP_TYPES_64(X)
 
 /* The integer types, for the bitwise operators: X(T, BITS). */
-#define CLWARP_INT_TYPES(X) X(int, uint) X(uint, uint) X(long, ulong) X(ulong, ulong)
+#define CLWARP_INT_TYPES_32(X) X(int, uint) X(uint, uint)
+#define CLWARP_INT_TYPES_64(X) X(long, ulong) X(ulong, ulong)
+#define CLWARP_INT_TYPES(X) CLWARP_INT_TYPES_32(X) CLWARP_INT_TYPES_64(X)
 
 /* Reinterpret without conversion: as_uint(float), as_int(uint), ... */
 #define CLWARP_TO_BITS(BITS, v) as_##BITS(v)

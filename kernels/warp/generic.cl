@@ -53,51 +53,58 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
 #endif
 
 /* ---- Reductions and scans of any associative OP over a segment, in lane
- * order (OP need not commute). A backend with a better way (local: one fold
- * in local memory) defines these two templates itself. */
-#ifndef CLWARP_GEN_REDUCE
-/* Loops over a segment's steps run to CLWARP_SEGMENT_STEPS(w) (common.cl). */
+ * order (OP need not commute), over the shuffles. Loops over a segment's
+ * steps run to CLWARP_SEGMENT_STEPS(w) (common.cl). The bodies are macros
+ * of their own so that a backend with a better way for some types (local:
+ * one fold in local memory for values of one slot) can use them for the
+ * rest; such a backend defines CLWARP_GEN_REDUCE and CLWARP_GEN_SCAN. */
 
 /* xor butterfly with growing masks: after the step with mask m each lane
  * holds the OP of its aligned block of 2m lanes, and both partners compute
  * OP(lower, upper), so every lane gets the same bits. */
+#define CLWARP_SHFL_REDUCE_BODY(T, OP) \
+	uint w = clwarp_width(width), lane = warp_lane_id(); \
+	for (uint m = 1u; m < CLWARP_SEGMENT_STEPS(w); m <<= 1) { \
+		T other = warp_shuffle_xor(v, m); \
+		T r = (lane & m) ? OP(other, v) : OP(v, other); \
+		v = m < w ? r : v; \
+	} \
+	return v;
+
+/* Kogge-Stone over shuffle_up, inside the segment. */
+#define CLWARP_SHFL_INCLUSIVE_BODY(T, OP) \
+	uint w = clwarp_width(width), seg_lane = warp_lane_id() & (w - 1u); \
+	for (uint d = 1u; d < CLWARP_SEGMENT_STEPS(w); d <<= 1) { \
+		T t = warp_shuffle_up(v, d); \
+		v = d < w && seg_lane >= d ? OP(t, v) : v; \
+	} \
+	return v;
+
+#define CLWARP_SHFL_EXCLUSIVE_BODY(FN_INCLUSIVE, T, IDENTITY) \
+	uint w = clwarp_width(width); \
+	T r = warp_shuffle_up(FN_INCLUSIVE(CLWARP_CTX_ARG v, width), 1u); \
+	return (warp_lane_id() & (w - 1u)) == 0u ? (T)(IDENTITY) : r;
+
+#ifndef CLWARP_GEN_REDUCE
 #define CLWARP_GEN_REDUCE(FN, T, OP) \
 	CLWARP_OVERLOAD T FN(CLWARP_CTX_PARAM T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
-		uint w = clwarp_width(width), lane = warp_lane_id(); \
-		for (uint m = 1u; m < CLWARP_SEGMENT_STEPS(w); m <<= 1) { \
-			T other = warp_shuffle_xor(v, m); \
-			T r = (lane & m) ? OP(other, v) : OP(v, other); \
-			v = m < w ? r : v; \
-		} \
-		return v; \
+		CLWARP_SHFL_REDUCE_BODY(T, OP) \
 	}
 
-/* Kogge-Stone over shuffle_up, inside the segment. */
 #define CLWARP_GEN_SCAN(FN_INCLUSIVE, FN_EXCLUSIVE, T, OP, IDENTITY) \
 	CLWARP_OVERLOAD T FN_INCLUSIVE(CLWARP_CTX_PARAM T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
-		uint w = clwarp_width(width), seg_lane = warp_lane_id() & (w - 1u); \
-		for (uint d = 1u; d < CLWARP_SEGMENT_STEPS(w); d <<= 1) { \
-			T t = warp_shuffle_up(v, d); \
-			v = d < w && seg_lane >= d ? OP(t, v) : v; \
-		} \
-		return v; \
+		CLWARP_SHFL_INCLUSIVE_BODY(T, OP) \
 	} \
 	CLWARP_OVERLOAD T FN_EXCLUSIVE(CLWARP_CTX_PARAM T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
-		uint w = clwarp_width(width); \
-		T r = warp_shuffle_up(FN_INCLUSIVE(CLWARP_CTX_ARG v, width), 1u); \
-		return (warp_lane_id() & (w - 1u)) == 0u ? (T)(IDENTITY) : r; \
+		CLWARP_SHFL_EXCLUSIVE_BODY(FN_INCLUSIVE, T, IDENTITY) \
 	}
 #endif
 
 /* The forms without a width: the whole warp. */
-#define CLWARP_GEN_FULL_WIDTH(FN_REDUCE, FN_INCLUSIVE, FN_EXCLUSIVE, T) \
-	CLWARP_OVERLOAD T FN_REDUCE(CLWARP_CTX_PARAM T v) \
-	{ \
-		return FN_REDUCE(CLWARP_CTX_ARG v, (uint)CLWARP_WARP_SIZE); \
-	} \
+#define CLWARP_GEN_FULL_WIDTH_SCANS(FN_INCLUSIVE, FN_EXCLUSIVE, T) \
 	CLWARP_OVERLOAD T FN_INCLUSIVE(CLWARP_CTX_PARAM T v) \
 	{ \
 		return FN_INCLUSIVE(CLWARP_CTX_ARG v, (uint)CLWARP_WARP_SIZE); \
@@ -106,6 +113,12 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
 	{ \
 		return FN_EXCLUSIVE(CLWARP_CTX_ARG v, (uint)CLWARP_WARP_SIZE); \
 	}
+#define CLWARP_GEN_FULL_WIDTH(FN_REDUCE, FN_INCLUSIVE, FN_EXCLUSIVE, T) \
+	CLWARP_OVERLOAD T FN_REDUCE(CLWARP_CTX_PARAM T v) \
+	{ \
+		return FN_REDUCE(CLWARP_CTX_ARG v, (uint)CLWARP_WARP_SIZE); \
+	} \
+	CLWARP_GEN_FULL_WIDTH_SCANS(FN_INCLUSIVE, FN_EXCLUSIVE, T)
 
 /* One operator, both forms: warp_reduce_NAME, warp_scan_inclusive_NAME,
  * warp_scan_exclusive_NAME. NAME is pasted at once, never passed on: PoCL
@@ -144,7 +157,23 @@ CLWARP_TYPES(CLWARP_GEN_OPERATORS)
 	CLWARP_GEN_OPERATOR(and, T, CLWARP_AND, ~(T)0) \
 	CLWARP_GEN_OPERATOR(or, T, CLWARP_OR, 0) \
 	CLWARP_GEN_OPERATOR(xor, T, CLWARP_XOR, 0)
-CLWARP_INT_TYPES(CLWARP_GEN_BITWISE)
+/* A backend with its own 32-bit and/or/xor reductions over the whole warp
+ * (nv: redux.sync) defines CLWARP_HAS_BITWISE_REDUCE_32 and those three;
+ * everything else of the operators comes from here. */
+#ifdef CLWARP_HAS_BITWISE_REDUCE_32
+#define CLWARP_GEN_BITWISE_NATIVE_OP(NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_REDUCE(warp_reduce_##NAME, T, OP) \
+	CLWARP_GEN_SCAN(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_FULL_WIDTH_SCANS(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T)
+#define CLWARP_GEN_BITWISE_NATIVE(T, BITS) \
+	CLWARP_GEN_BITWISE_NATIVE_OP(and, T, CLWARP_AND, ~(T)0) \
+	CLWARP_GEN_BITWISE_NATIVE_OP(or, T, CLWARP_OR, 0) \
+	CLWARP_GEN_BITWISE_NATIVE_OP(xor, T, CLWARP_XOR, 0)
+CLWARP_INT_TYPES_32(CLWARP_GEN_BITWISE_NATIVE)
+#else
+CLWARP_INT_TYPES_32(CLWARP_GEN_BITWISE)
+#endif
+CLWARP_INT_TYPES_64(CLWARP_GEN_BITWISE)
 
 /* User-defined operators (docs/warp-api.md): OP(a, b) is any associative
  * function or macro; values combine in lane order. On local the functions
@@ -199,6 +228,17 @@ CLWARP_GEN_MATCH_CORE(uint)
 CLWARP_GEN_MATCH_CORE(ulong)
 #endif
 
+/* match_all of the whole warp: the backend's own (nv: match.all.sync), or
+ * a shuffle from lane 0 and a vote. */
+#ifdef CLWARP_HAS_MATCH_ALL_CORE
+#define CLWARP_MATCH_ALL_FULL(BITS, v) \
+	return clwarp_match_all_bits(CLWARP_TO_BITS(BITS, v));
+#else
+#define CLWARP_MATCH_ALL_FULL(BITS, v) \
+	BITS first = CLWARP_TO_BITS(BITS, warp_shuffle(v, 0u)); \
+	return warp_all(first == CLWARP_TO_BITS(BITS, v));
+#endif
+
 #define CLWARP_GEN_MATCH(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
 	CLWARP_OVERLOAD ulong CLWARP_FN(warp_match_any)(CLWARP_CTX_PARAM T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
@@ -217,7 +257,6 @@ CLWARP_GEN_MATCH_CORE(ulong)
 	} \
 	CLWARP_OVERLOAD int CLWARP_FN(warp_match_all)(CLWARP_CTX_PARAM T v) \
 	{ \
-		BITS first = CLWARP_TO_BITS(BITS, warp_shuffle(v, 0u)); \
-		return warp_all(first == CLWARP_TO_BITS(BITS, v)); \
+		CLWARP_MATCH_ALL_FULL(BITS, v) \
 	}
 CLWARP_TYPES(CLWARP_GEN_MATCH)

@@ -137,9 +137,15 @@ CLWARP_TYPES(CLWARP_LOCAL_SLOTS)
 		acc = OP(acc, clwarp_from_slot(warp[i], v)); \
 	barrier(CLK_LOCAL_MEM_FENCE);
 
+/* A value wider than a slot (the wide vectors of types.cl, a user
+ * operator's wide type) takes generic.cl's shuffle path instead; the
+ * branch is on a constant, so each type compiles to one of the two. */
 #define CLWARP_GEN_REDUCE(FN, T, OP) \
 	CLWARP_OVERLOAD T FN(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
+		if (sizeof(T) > sizeof(ulong)) { \
+			CLWARP_SHFL_REDUCE_BODY(T, OP) \
+		} \
 		uint w = clwarp_width(width), start = warp_lane_id() & ~(w - 1u); \
 		CLWARP_LOCAL_FOLD(T, OP, start, start + max(w, 1u)) \
 		return acc; \
@@ -150,12 +156,18 @@ CLWARP_TYPES(CLWARP_LOCAL_SLOTS)
 #define CLWARP_GEN_SCAN(FN_INCLUSIVE, FN_EXCLUSIVE, T, OP, IDENTITY) \
 	CLWARP_OVERLOAD T FN_INCLUSIVE(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
+		if (sizeof(T) > sizeof(ulong)) { \
+			CLWARP_SHFL_INCLUSIVE_BODY(T, OP) \
+		} \
 		uint lane = warp_lane_id(), w = clwarp_width(width); \
 		CLWARP_LOCAL_FOLD(T, OP, lane & ~(w - 1u), lane + 1u) \
 		return acc; \
 	} \
 	CLWARP_OVERLOAD T FN_EXCLUSIVE(local ulong *__clwarp_scratch, T v, uint width) CLWARP_WIDTH_CHECK \
 	{ \
+		if (sizeof(T) > sizeof(ulong)) { \
+			CLWARP_SHFL_EXCLUSIVE_BODY(FN_INCLUSIVE, T, IDENTITY) \
+		} \
 		uint lane = warp_lane_id(), w = clwarp_width(width), start = lane & ~(w - 1u); \
 		CLWARP_LOCAL_FOLD(T, OP, start, lane > start ? lane : start + 1u) \
 		return lane > start ? acc : (T)(IDENTITY); \

@@ -232,6 +232,18 @@ CLWARP_TYPES(CLWARP_NV_WIDTH_TYPE)
 CLWARP_NV_REDUX_ALL(int, "s32")
 CLWARP_NV_REDUX_ALL(uint, "u32")
 
+/* and/or/xor of 32-bit values: redux.sync's .b32 forms (sm_80+), 2.5x the
+ * butterfly (bench/results/h100-warp-*: CUDA's __reduce_xor_sync). */
+#if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 80
+#define CLWARP_HAS_BITWISE_REDUCE_32 1
+#define CLWARP_NV_REDUX_BITWISE(T) \
+	CLWARP_NV_REDUX(T, "b32", and) \
+	CLWARP_NV_REDUX(T, "b32", or) \
+	CLWARP_NV_REDUX(T, "b32", xor)
+CLWARP_NV_REDUX_BITWISE(int)
+CLWARP_NV_REDUX_BITWISE(uint)
+#endif
+
 #define CLWARP_NV_REDUCE_BUTTERFLY(T) \
 	CLWARP_OVERLOAD T warp_reduce_add(T v) { return clwarp_nv_butterfly_add(v); } \
 	CLWARP_OVERLOAD T warp_reduce_min(T v) { return clwarp_nv_butterfly_min(v); } \
@@ -281,6 +293,26 @@ CLWARP_OVERLOAD ulong clwarp_match_bits(ulong bits)
 {
 	uint r;
 	asm volatile("match.any.sync.b64 %0, %1, 0xffffffff;" : "=r"(r) : "l"(bits));
+	return r;
+}
+
+/* match.all.sync: whether every lane holds the caller's bits, for
+ * warp_match_all without a width (generic.cl), as CUDA's __match_all_sync. */
+#define CLWARP_HAS_MATCH_ALL_CORE 1
+CLWARP_OVERLOAD int clwarp_match_all_bits(uint bits)
+{
+	int r;
+	asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 m;\n\t"
+		"match.all.sync.b32 m|p, %1, 0xffffffff;\n\tselp.s32 %0, 1, 0, p;\n\t}"
+		: "=r"(r) : "r"(bits));
+	return r;
+}
+CLWARP_OVERLOAD int clwarp_match_all_bits(ulong bits)
+{
+	int r;
+	asm volatile("{\n\t.reg .pred p;\n\t.reg .b32 m;\n\t"
+		"match.all.sync.b64 m|p, %1, 0xffffffff;\n\tselp.s32 %0, 1, 0, p;\n\t}"
+		: "=r"(r) : "l"(bits));
 	return r;
 }
 #endif
