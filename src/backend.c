@@ -66,6 +66,8 @@ backend_prelude(const struct backend_config *config, struct strbuf *out)
 	strbuf_puts(out, body);
 	strbuf_puts(out, "\n#line 1 \"clwarp/warp/generic.cl\"\n");
 	strbuf_puts(out, clwarp_kernel_warp_generic);
+	strbuf_puts(out, "\n#line 1 \"clwarp/warp/sort.cl\"\n");
+	strbuf_puts(out, clwarp_kernel_warp_sort);
 	strbuf_puts(out, "\n");
 }
 
@@ -106,6 +108,7 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_update_str(&h, clwarp_kernel_warp_probe);
 	sha256_update_str(&h, clwarp_kernel_warp_common);
 	sha256_update_str(&h, clwarp_kernel_warp_generic);
+	sha256_update_str(&h, clwarp_kernel_warp_sort);
 	sha256_update_str(&h, clwarp_kernel_warp_local);
 	sha256_update_str(&h, clwarp_kernel_warp_khr);
 	sha256_update_str(&h, clwarp_kernel_warp_intel);
