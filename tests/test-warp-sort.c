@@ -327,8 +327,9 @@ check_exchange(const struct run *rn, unsigned width, struct tally *tl)
 	}
 }
 
+/* extra: more build options (-DCLWARP_SORT_NETWORK), or "". */
 static void
-run_type(clwarp_engine *e, unsigned type, struct tally *tl)
+run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
 {
 	struct run rn;
 	const clwarp_device_info *info = clwarp_engine_device_info(e);
@@ -347,12 +348,12 @@ run_type(clwarp_engine *e, unsigned type, struct tally *tl)
 	rn.t = &conf_types[type];
 	rn.v = &conf_types[vtype];
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &rn.warp));
-	snprintf(options, sizeof(options), "-DCW_T=%s -DCW_V=%s", rn.t->name, rn.v->name);
+	snprintf(options, sizeof(options), "-DCW_T=%s -DCW_V=%s %s", rn.t->name, rn.v->name, extra);
 	st = clwarp_program_build_file(e, path, options, &prog, &binfo);
 	ck_assert_msg(st == CLWARP_OK, "building %s with %s: %s (%.1500s)\n%.2000s", path, options,
 		      clwarp_status_to_str(st), clwarp_last_error(), binfo.log ? binfo.log : "");
-	fprintf(stderr, "%s (values %s): built in %.0f ms (%s), backend %s, W = %u\n", rn.t->name,
-		rn.v->name, binfo.milliseconds, clwarp_build_source_name(binfo.source),
+	fprintf(stderr, "%s (values %s%s%s): built in %.0f ms (%s), backend %s, W = %u\n", rn.t->name,
+		rn.v->name, *extra ? ", " : "", extra, binfo.milliseconds, clwarp_build_source_name(binfo.source),
 		clwarp_backend_name(backend), rn.warp);
 	clwarp_build_info_clear(&binfo);
 	for (unsigned j = 0; j < 4; j++)
@@ -469,7 +470,7 @@ START_TEST(test_sort_exchange)
 		clwarp_engine_free(e);
 		return;
 	}
-	run_type(e, (unsigned)_i, &tl);
+	run_type(e, (unsigned)_i, "", &tl);
 	snprintf(what, sizeof(what), "%s sort and exchange", conf_types[_i].name);
 	tally_assert(&tl, what);
 	clwarp_engine_free(e);
@@ -477,28 +478,33 @@ START_TEST(test_sort_exchange)
 END_TEST
 
 /* The local backend at the other widths (1, 8, 64): one-lane warps, the
- * 64-lane edge of the network's lane bits. int and double cover the 4- and
- * 8-byte keys (one shuffle or two per step) and the float order. */
+ * 64-lane edge of the lane bits. int and double cover the 4- and 8-byte
+ * keys and the float order, each with local's own sort (ranks in local
+ * memory) and with the network the other backends use
+ * (-DCLWARP_SORT_NETWORK: one shuffle or two per step). */
 START_TEST(test_local_widths)
 {
 	static const unsigned widths[] = { 1, 8, 64 };
 	static const unsigned types[] = { TYPE_INT, TYPE_DOUBLE };
+	static const char *const variants[] = { "", "-DCLWARP_SORT_NETWORK" };
 	clwarp_engine *e = engine_new(CLWARP_BACKEND_LOCAL, widths[_i]);
 	clwarp_backend backend;
 	unsigned warp;
-	char what[96];
+	char what[128];
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
 	ck_assert_uint_eq(warp, widths[_i]);
-	for (unsigned k = 0; k < 2; k++) {
+	for (unsigned k = 0; k < 4; k++) {
 		struct tally tl = { 0 };
+		unsigned type = types[k % 2];
 
-		if (skipped(types[k]))
+		if (skipped(type))
 			continue;
-		if (types[k] == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64)
+		if (type == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64)
 			continue; /* asked of the device: no fp64 kernels here */
-		run_type(e, types[k], &tl);
-		snprintf(what, sizeof(what), "local W=%u %s", widths[_i], conf_types[types[k]].name);
+		run_type(e, type, variants[k / 2], &tl);
+		snprintf(what, sizeof(what), "local W=%u %s%s%s", widths[_i], conf_types[type].name,
+			 k / 2 ? " " : "", variants[k / 2]);
 		tally_assert(&tl, what);
 	}
 	clwarp_engine_free(e);

@@ -35,6 +35,36 @@ CLWARP_OVERLOAD ulong clwarp_sort_key(double v)
  * caller's place. Steps past the width run and are ignored
  * (CLWARP_SEGMENT_STEPS, common.cl): log2(W) (log2(W) + 1) / 2 steps. */
 
+#if defined(CLWARP_BACKEND_LOCAL) && !defined(CLWARP_SORT_NETWORK)
+/* Local: each lane counts the keys of its segment that go before its own
+ * (smaller, or equal on a lower lane), which is its rank, and writes its
+ * lane number at that place: 4 barriers, where the network takes two per
+ * step (30 at W = 32, 60 for 64-bit keys). -DCLWARP_SORT_NETWORK keeps the
+ * network (the tests build it that way too). */
+CLWARP_OVERLOAD uint clwarp_sort_network(local ulong *__clwarp_scratch, ulong key, uint w)
+{
+	uint lid = clwarp_linear_local_id(), seg_lane = lid & CLWARP_LANE_MASK & (w - 1u);
+	local ulong *seg = __clwarp_scratch + (lid - seg_lane);
+	uint rank = 0u;
+	__clwarp_scratch[lid] = key;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint j = 0u; j < w; j++) {
+		ulong other = seg[j];
+		rank += other < key || (other == key && j < seg_lane);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	seg[min(rank, w - 1u)] = lid & CLWARP_LANE_MASK;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint src = (uint)__clwarp_scratch[lid];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return src;
+}
+
+CLWARP_OVERLOAD uint clwarp_sort_network(local ulong *__clwarp_scratch, uint key, uint w)
+{
+	return clwarp_sort_network(__clwarp_scratch, (ulong)key, w);
+}
+#else
 /* 32-bit keys: key and lane in one ulong, one shuffle per step. */
 CLWARP_OVERLOAD uint clwarp_sort_network(CLWARP_CTX_PARAM uint key, uint w)
 {
@@ -68,6 +98,7 @@ CLWARP_OVERLOAD uint clwarp_sort_network(CLWARP_CTX_PARAM ulong key, uint w)
 	}
 	return src;
 }
+#endif
 
 /* clwarp_sort_source(key, descending, width): the source lane of the
  * caller's place. Descending sorts the complemented keys: the exact reverse
