@@ -511,6 +511,50 @@ START_TEST(test_local_widths)
 }
 END_TEST
 
+/* sort.cl joins the prelude only where the program's text or options name
+ * warp_sort* or warp_exchange*: a name that comes in through -D alone must
+ * still find it. The kernel sorts 0..n-1 descending per warp. */
+START_TEST(test_prelude_inclusion)
+{
+	static const char text[] =
+		"kernel void k(global int *a) { size_t i = get_global_id(0); a[i] = SORT_FN(a[i]); }\n";
+	clwarp_engine *e = engine_new(CLWARP_BACKEND_AUTO, 0);
+	clwarp_program *prog = NULL;
+	clwarp_kernel *k = NULL;
+	clwarp_build_info info;
+	clwarp_backend backend;
+	unsigned warp;
+	size_t n, local;
+	cl_mem buf;
+	int32_t *host;
+	clwarp_status st;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
+	n = 2 * (size_t)warp;
+	local = n;
+	host = calloc(n, 4);
+	for (size_t i = 0; i < n; i++)
+		host[i] = (int32_t)i;
+	st = clwarp_program_build_source(e, text, "inclusion.cl", "-DSORT_FN=warp_sort_descending", &prog,
+					 &info);
+	ck_assert_msg(st == CLWARP_OK, "build: %s\n%.2000s", clwarp_last_error(), info.log ? info.log : "");
+	clwarp_build_info_clear(&info);
+	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
+	buf = buffer(e, n * 4, host);
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &n, &local, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, n * 4, host));
+	for (size_t i = 0; i < n; i++) {
+		size_t base = i - i % warp;
+		ck_assert_int_eq(host[i], (int32_t)(base + warp - 1 - (i - base)));
+	}
+	clReleaseMemObject(buf);
+	clwarp_kernel_free(k);
+	free(host);
+	clwarp_engine_free(e);
+}
+END_TEST
+
 static Suite *
 warp_sort_suite(void)
 {
@@ -518,6 +562,7 @@ warp_sort_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_prelude_inclusion);
 	tcase_add_loop_test(tc, test_sort_exchange, 0, TYPE_COUNT);
 	tcase_add_loop_test(tc, test_local_widths, 0, 3);
 	suite_add_tcase(s, tc);
