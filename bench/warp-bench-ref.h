@@ -34,6 +34,7 @@
  *                   odd k:  a = any(((v >> (k + 4)) & 63) == 0);  v = (v + a) * K + i
  *   match_any       v = (v + (uint)match_any((v >> (k + 8)) & 7)) * K + i
  *   match_all       v = (v + match_all(((v >> (k + 8)) & 15) != 0 ? 1 : 0)) * K + i
+ *   sort            v = (sort(v) ^ lc) + i                                (uint, ascending)
  *
  * with lc = lane * WB_L, a per-lane constant, so that the value of a lane
  * depends on the path its data took (a shuffle chain of pure permutations
@@ -63,7 +64,7 @@ enum wb_family {
 	WB_REDUCE_ADD_INT, WB_REDUCE_ADD_FLOAT, WB_REDUCE_MAX_FLOAT, WB_REDUCE_ADD_W8,
 	WB_REDUCE_XOR, WB_REDUCE_MUL_FLOAT,
 	WB_SCAN_ADD_FLOAT, WB_SCAN_ADD_INT_EXCLUSIVE, WB_SCAN_ADD_W16,
-	WB_BALLOT, WB_ALL_ANY, WB_MATCH_ANY, WB_MATCH_ALL,
+	WB_BALLOT, WB_ALL_ANY, WB_MATCH_ANY, WB_MATCH_ALL, WB_SORT,
 	WB_N_FAMILIES
 };
 
@@ -77,7 +78,7 @@ static const struct wb_family_info {
 	{"reduce_add_int", 0}, {"reduce_add_float", 1}, {"reduce_max_float", 1},
 	{"reduce_add_w8", 0}, {"reduce_xor", 0}, {"reduce_mul_float", 1},
 	{"scan_add_float", 1}, {"scan_add_int_exclusive", 0}, {"scan_add_w16", 1},
-	{"ballot", 0}, {"all_any", 0}, {"match_any", 0}, {"match_all", 0},
+	{"ballot", 0}, {"all_any", 0}, {"match_any", 0}, {"match_all", 0}, {"sort", 0},
 };
 
 static uint32_t
@@ -258,6 +259,17 @@ wb_reference(int family, unsigned W, unsigned iters, uint32_t gid0, uint32_t *ou
 				uw[l] = (u[l] + m) * WB_K + i;
 			}
 			memcpy(u, uw, W * sizeof(*u));
+			break;
+		case WB_SORT: /* insertion sort: lane l gets the l-th smallest */
+			for (unsigned l = 0; l < W; l++) {
+				uint32_t x = u[l];
+				unsigned j = l;
+				for (; j > 0 && uw[j - 1] > x; j--)
+					uw[j] = uw[j - 1];
+				uw[j] = x;
+			}
+			for (unsigned l = 0; l < W; l++)
+				u[l] = (uw[l] ^ (l * WB_L)) + i;
 			break;
 		case WB_MATCH_ALL:
 			b = 1;

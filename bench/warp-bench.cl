@@ -204,3 +204,10 @@ kernel void wb_match_any(global uint *out, uint iters) { WB_UINT_BODY(S) }
 kernel void wb_match_all(global uint *out, uint iters) { WB_UINT_BODY(S) }
 #undef S
 #endif
+
+/* ---- sort */
+#if !defined(WB_ONLY) || defined(WB_ONLY_sort)
+#define S(k) v = (warp_sort(v) ^ lc) + (i0 + (k));
+kernel void wb_sort(global uint *out, uint iters) { WB_UINT_BODY(S) }
+#undef S
+#endif

@@ -30,6 +30,12 @@
 //   ballot, all_any  __ballot_sync, __all_sync / __any_sync
 //   match_any        __match_any_sync (nv: match.any.sync)
 //   match_all        __match_all_sync (nv: a shuffle from lane 0 and a vote)
+//   sort             libclwarp's warp_sort (kernels/warp/sort.cl) written
+//                    out: a stable bitonic network of 15 compare-exchange
+//                    steps over (key << 32 | lane) with 64-bit
+//                    __shfl_xor_sync, then the key from its source lane
+//                    with __shfl_sync (CUDA has no warp sort intrinsic;
+//                    cub::WarpMergeSort goes through shared memory)
 // One row more than the OpenCL side: reduce_xor_redux, reduce_xor with
 // __reduce_xor_sync (redux.sync), what CUDA code would use on sm_80+; it
 // has no libclwarp counterpart (the library's xor reduction is the
@@ -172,6 +178,23 @@ __device__ __forceinline__ uint wb_match_all(uint x)
 	return pred ? 1u : 0u;
 }
 
+// Stable bitonic sort of the warp's keys, lane 0 gets the smallest: sort.cl's
+// clwarp_sort_network for 32-bit keys and warp_sort.
+__device__ __forceinline__ uint wb_sort_u(uint key, uint lane)
+{
+	unsigned long long c = ((unsigned long long)key << 32) | lane;
+#pragma unroll
+	for (uint k = 2u; k <= 32u; k <<= 1) {
+#pragma unroll
+		for (uint j = k >> 1; j > 0u; j >>= 1) {
+			unsigned long long o = __shfl_xor_sync(kFull, c, j);
+			bool keep_min = ((lane & j) == 0u) == ((lane & k) == 0u);
+			c = keep_min ? (o < c ? o : c) : (o > c ? o : c);
+		}
+	}
+	return __shfl_sync(kFull, key, (uint)c & 31u);
+}
+
 // ---- shuffles
 #define S(k) v = __shfl_sync(kFull, v, lane + (2u * (k) + 1u)) + lc + (i0 + (k));
 __global__ void wb_shfl_idx(uint *out, uint iters) { WB_UINT_BODY(S) }
@@ -257,6 +280,11 @@ __global__ void wb_match_any(uint *out, uint iters) { WB_UINT_BODY(S) }
 __global__ void wb_match_all(uint *out, uint iters) { WB_UINT_BODY(S) }
 #undef S
 
+// ---- sort
+#define S(k) v = (wb_sort_u(v, lane) ^ lc) + (i0 + (k));
+__global__ void wb_sort(uint *out, uint iters) { WB_UINT_BODY(S) }
+#undef S
+
 // ---------------------------------------------------------------- host side
 
 namespace {
@@ -290,6 +318,7 @@ const row kRows[] = {
 	{"all_any", WB_ALL_ANY, wb_all_any},
 	{"match_any", WB_MATCH_ANY, wb_match_any},
 	{"match_all", WB_MATCH_ALL, wb_match_all},
+	{"sort", WB_SORT, wb_sort},
 };
 constexpr int kRowCount = sizeof(kRows) / sizeof(kRows[0]);
 

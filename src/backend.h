@@ -19,6 +19,11 @@ clwarp_status backend_resolve(clwarp_engine *engine, const struct backend_config
  * types_named: source_result's, the extension types the program names. */
 void backend_prelude(const struct backend_config *config, uint64_t types_named, struct strbuf *out);
 
+/* Warp sort and exchange (kernels/warp/sort.cl), appended after the prelude
+ * only where the program's text or options name them. */
+bool backend_wants_sort(const char *text, const char *options);
+void backend_prelude_sort(struct strbuf *out);
+
 /* What the backend needs changed in kernel signatures. */
 void backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite);
 

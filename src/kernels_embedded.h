@@ -10,6 +10,7 @@ extern const char clwarp_kernel_warp_intel[];
 extern const char clwarp_kernel_warp_nv[];
 extern const char clwarp_kernel_warp_generic[];
 extern const char clwarp_kernel_warp_types[];
+extern const char clwarp_kernel_warp_sort[];
 extern const char clwarp_kernel_warp_cuda[];
 extern const char clwarp_kernel_warp_probe[];
 extern const char clwarp_kernel_algorithms_common[];

@@ -312,6 +312,8 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 		return status;
 
 	backend_prelude(config, src.types_named, &full);
+	if (backend_wants_sort(src.text.data, options))
+		backend_prelude_sort(&full);
 	strbuf_puts(&full, "#line 1 \"");
 	strbuf_put_quoted(&full, name);
 	strbuf_puts(&full, "\"\n");

@@ -281,6 +281,18 @@ def warp_partition(x, pivot, out, W):
              [u for u in s if u < pivot] + [u for u in s if u >= pivot]]]
 
 
+@example("-g 64 -l 64 -a float[64]=(i*7)%13 -a out:float[64] -a out:int[64]")
+def sort_scores(x, keys, index, W):
+    # Each warp's scores, largest first; equal scores keep their input order
+    # (Python's sort is stable), each with its global index.
+    ks, ids = [], []
+    for g, s in enumerate(warps(x, W)):
+        order = sorted(range(len(s)), key=lambda j: -s[j])
+        ks += [s[j] for j in order]
+        ids += [g * W + j for j in order]
+    return [ks, ids]
+
+
 @example("-g 256 -l 64 -a int[256]=(i%7)-3 -a int[256]=(i%5)+1 -a out:int[1]=fill(0)")
 def dot_product(a, b, out, W):
     return [[out[0] + sum(p * q for p, q in zip(a, b))]]

@@ -47,6 +47,11 @@
 #define warp_scan_exclusive_and(...) clwarp_warp_scan_exclusive_and(__clwarp_scratch, __VA_ARGS__)
 #define warp_scan_exclusive_or(...) clwarp_warp_scan_exclusive_or(__clwarp_scratch, __VA_ARGS__)
 #define warp_scan_exclusive_xor(...) clwarp_warp_scan_exclusive_xor(__clwarp_scratch, __VA_ARGS__)
+/* sort.cl; warp_sort_pairs and _descending are macros there on every backend. */
+#define warp_sort(...) clwarp_warp_sort(__clwarp_scratch, __VA_ARGS__)
+#define warp_sort_descending(...) clwarp_warp_sort_descending(__clwarp_scratch, __VA_ARGS__)
+#define warp_exchange_blocked_to_striped(...) clwarp_warp_exchange_blocked_to_striped(__clwarp_scratch, __VA_ARGS__)
+#define warp_exchange_striped_to_blocked(...) clwarp_warp_exchange_striped_to_blocked(__clwarp_scratch, __VA_ARGS__)
 
 #define CLWARP_LANE_MASK ((uint)CLWARP_WARP_SIZE - 1u)
 
