@@ -65,9 +65,9 @@ quick(void)
 /* --------------------------------------------------------- reference */
 
 static int
-sign_bit(const struct conf_type *t, uint64_t b)
+sign_of(const struct conf_type *t, uint64_t b)
 {
-	return (int)((b >> (t->size * 8 - 1)) & 1u);
+	return (b & sign_bit(t)) != 0;
 }
 
 /* <0, 0, >0: a before, level with, after b in ascending order. Floats: every
@@ -86,7 +86,7 @@ key_cmp(const struct conf_type *t, uint64_t a, uint64_t b)
 		y = t->size == 4 ? (double)bits_f(b) : bits_d(b);
 		if (x != y)
 			return x < y ? -1 : 1;
-		return sign_bit(t, b) - sign_bit(t, a); /* -0.0 first; 0 for equal non-zeros */
+		return sign_of(t, b) - sign_of(t, a); /* -0.0 first; 0 for equal non-zeros */
 	}
 	return less(t, a, b) ? -1 : less(t, b, a) ? 1 : 0;
 }
