@@ -112,6 +112,11 @@ START_TEST(test_engine_bad_options)
 	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
 	unsetenv("CLWARP_WARP_SIZE");
 
+	setenv("CLWARP_NATIVE_WIDTH", "yes", 1);
+	ck_assert_int_eq(clwarp_engine_new(&o, &e), CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "CLWARP_NATIVE_WIDTH"));
+	unsetenv("CLWARP_NATIVE_WIDTH");
+
 	ck_assert_int_eq(clwarp_engine_new(&o, NULL), CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_str_eq(clwarp_status_to_str(CLWARP_ERROR_BUILD), "OpenCL C build failed");
 	ck_assert_str_eq(clwarp_cl_error_to_str(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME");
@@ -569,6 +574,100 @@ START_TEST(test_build_log_positions_are_mapped)
 }
 END_TEST
 
+/* An engine forced to the khr backend at the device's own width. */
+static clwarp_status
+native_engine(clwarp_engine **e)
+{
+	clwarp_engine_options o;
+
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_ENVIRONMENT | CLWARP_ENGINE_NO_DISK_CACHE | CLWARP_ENGINE_NATIVE_WIDTH;
+	o.device = getenv("CLWARP_DEVICE");
+	o.backend = CLWARP_BACKEND_KHR;
+	return clwarp_engine_new(&o, e);
+}
+
+static const char *native_source =
+	"kernel void ids(global const int *in, global int *out)\n"
+	"{\n"
+	"\tout[get_global_id(0)] = (int)(warp_size() * 1000000u + CLWARP_WARP_SIZE * 10000u +\n"
+	"\t\twarp_lane_id() * 100u + warp_id());\n"
+	"}\n"
+	"kernel void sum(global const int *in, global int *out)\n"
+	"{\n"
+	"\tout[get_global_id(0)] = warp_reduce_add(in[get_global_id(0)]);\n"
+	"}\n";
+
+/*
+ * CLWARP_ENGINE_NATIVE_WIDTH with khr forced. The device's width, asked of
+ * it with plain OpenCL at local sizes 64 and 128, decides what must happen:
+ * one power of two up to 64 -> the engine runs at exactly that width and
+ * warp_size(), CLWARP_WARP_SIZE, lanes, warp ids and a reduction agree with
+ * it; a width that follows the local size (PoCL) -> khr is refused and the
+ * message says so; no sub-groups -> refused.
+ */
+START_TEST(test_native_width)
+{
+	clwarp_engine *probe_e = NULL, *e = NULL;
+	unsigned w64, w128;
+	clwarp_status s;
+
+	ck_assert_clwarp_ok(native_engine(&probe_e));
+	w64 = test_raw_sub_group_width(probe_e, 64);
+	w128 = clwarp_engine_device_info(probe_e)->max_work_group_size >= 128
+		       ? test_raw_sub_group_width(probe_e, 128) : w64;
+	fprintf(stderr, "raw sub-group width: %u at local size 64, %u at 128\n", w64, w128);
+	s = clwarp_engine_backend(probe_e, NULL, NULL);
+	if (w64 == 0 || w64 != w128 || w64 > 64 || (w64 & (w64 - 1)) != 0) {
+		ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "khr at a native width was accepted: %s",
+			      clwarp_status_to_str(s));
+		fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
+		ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "khr"));
+		if (w64 && w64 != w128)
+			ck_assert_msg(strstr(clwarp_last_error(), "follows the local size"),
+				      "the refusal does not say why: %s", clwarp_last_error());
+		clwarp_engine_free(probe_e);
+		return;
+	}
+	clwarp_engine_free(probe_e);
+
+	ck_assert_clwarp_ok(native_engine(&e));
+	{
+		clwarp_backend b;
+		unsigned w;
+		int native = 0;
+		clwarp_program *p = NULL;
+		size_t n = 256;
+		int in[256], *out;
+
+		ck_assert_clwarp_ok(clwarp_engine_backend(e, &b, &w));
+		ck_assert_clwarp_ok(clwarp_engine_backend_native(e, &native));
+		ck_assert_int_eq(b, CLWARP_BACKEND_KHR);
+		ck_assert_int_eq(native, 1);
+		ck_assert_uint_eq(w, w64);
+		ck_assert_clwarp_ok(clwarp_program_build_source(e, native_source, "native.cl", NULL, &p, NULL));
+		for (size_t i = 0; i < n; i++)
+			in[i] = (int)(i * 37 % 101) - 50;
+		out = test_run_int_kernel(e, p, "ids", in, n, 64);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_int_eq(out[i], (int)(w * 1000000u + w * 10000u + (unsigned)(i % w) * 100u +
+						       (unsigned)(i % 64 / w)));
+		free(out);
+		out = test_run_int_kernel(e, p, "sum", in, n, 64);
+		for (size_t i = 0; i < n; i++) {
+			int want = 0;
+
+			for (size_t j = i - i % w; j < i - i % w + w; j++)
+				want += in[j];
+			ck_assert_int_eq(out[i], want);
+		}
+		free(out);
+		fprintf(stderr, "khr at the native width %u: ids and warp_reduce_add match\n", w);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -589,5 +688,6 @@ main(void)
 	tcase_add_test(tc, test_engine_shared_by_threads);
 	tcase_add_test(tc, test_helpers_without_warp_param);
 	tcase_add_test(tc, test_helper_with_pasted_name_fails);
+	tcase_add_test(tc, test_native_width);
 	return test_main(s);
 }
