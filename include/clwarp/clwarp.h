@@ -130,7 +130,9 @@ enum clwarp_engine_flags {
 	/** Create the command queue with profiling enabled. */
 	CLWARP_ENGINE_PROFILING = 1u << 2,
 	/** khr backend: run at the device's own sub-group width even where
-	 *  cl_intel_required_subgroup_size could pin it to 32. */
+	 *  cl_intel_required_subgroup_size could pin it to 32. Only that: where
+	 *  the device has no fixed native width, khr is unavailable (no
+	 *  fallback to the pin). */
 	CLWARP_ENGINE_NATIVE_WIDTH = 1u << 3,
 };
 
