@@ -6,6 +6,7 @@
 #include <pthread.h>
 
 #include "buildlog.h"
+#include "program.h"
 #include "testutil.h"
 
 static const char *saxpy_source =
@@ -668,6 +669,69 @@ START_TEST(test_native_width)
 }
 END_TEST
 
+/*
+ * The per-launch check of a native-width program: built (through the
+ * internal program_build) for the width W the device gives a work-group of
+ * 64, it runs at local size 64 with warp_size() == W on every lane; built
+ * for another width X, the same launch is refused (CLWARP_ERROR_WARP_CONTRACT,
+ * the message naming both widths) instead of giving warp results for X
+ * lanes that the hardware does not have.
+ */
+START_TEST(test_native_launch_check)
+{
+	clwarp_engine *e = test_engine(NULL);
+	const clwarp_device_info *d = clwarp_engine_device_info(e);
+	unsigned w = test_raw_sub_group_width(e, 64);
+	struct backend_config c = { 0 };
+	clwarp_program *p = NULL;
+	int in[128], *out;
+
+	if (!w || w > 64) {
+		fprintf(stderr, "native launch check: no sub-groups of at most 64 lanes (%u), nothing to check\n", w);
+		clwarp_engine_free(e);
+		return;
+	}
+	for (int i = 0; i < 128; i++)
+		in[i] = i;
+	c.backend = CLWARP_BACKEND_KHR;
+	c.native = true;
+	c.fp64 = d->has_fp64;
+	c.cl_std_30 = !strstr(d->extensions, "cl_khr_subgroups") &&
+		      strncmp(d->device_version, "OpenCL 3", 8) == 0;
+	c.warp_size = w;
+	ck_assert_clwarp_ok(program_build(e, native_source, "native.cl", ".", NULL, &c, &p, NULL));
+	out = test_run_int_kernel(e, p, "ids", in, 128, 64);
+	for (unsigned i = 0; i < 128; i++)
+		ck_assert_int_eq(out[i], (int)(w * 1000000u + w * 10000u + i % w * 100u + i % 64 / w));
+	free(out);
+
+	c.warp_size = w == 64 ? 32 : w * 2;
+	ck_assert_clwarp_ok(program_build(e, native_source, "native.cl", ".", NULL, &c, &p, NULL));
+	{
+		clwarp_kernel *k = NULL;
+		cl_mem bin, bout;
+		size_t global = 128, local = 64;
+		char want[64];
+
+		ck_assert_clwarp_ok(clwarp_program_kernel(p, "ids", &k));
+		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin));
+		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(in), NULL, &bout));
+		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
+		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+		ck_assert_int_eq(clwarp_kernel_launch(k, 1, &global, &local, NULL), CLWARP_ERROR_WARP_CONTRACT);
+		fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
+		snprintf(want, sizeof(want), "sub-groups of %u lanes", w);
+		ck_assert_ptr_nonnull(strstr(clwarp_last_error(), want));
+		snprintf(want, sizeof(want), "native width %u", c.warp_size);
+		ck_assert_ptr_nonnull(strstr(clwarp_last_error(), want));
+		clReleaseMemObject(bin);
+		clReleaseMemObject(bout);
+		clwarp_kernel_free(k);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -689,5 +753,6 @@ main(void)
 	tcase_add_test(tc, test_helpers_without_warp_param);
 	tcase_add_test(tc, test_helper_with_pasted_name_fails);
 	tcase_add_test(tc, test_native_width);
+	tcase_add_test(tc, test_native_launch_check);
 	return test_main(s);
 }
