@@ -78,6 +78,10 @@ backend_prelude(const struct backend_config *config, uint64_t types_named, struc
 		strbuf_puts(out, "#define CLWARP_KHR_SHUFFLE_RELATIVE 1\n");
 	if (config->features & FEATURE_KHR_BALLOT)
 		strbuf_puts(out, "#define CLWARP_KHR_BALLOT 1\n");
+	if (config->native)
+		strbuf_puts(out, "#define CLWARP_KHR_NATIVE 1\n");
+	if (config->cl_std_30)
+		strbuf_puts(out, "#define CLWARP_KHR_CL3 1\n");
 	if (config->backend == CLWARP_BACKEND_NV)
 		strbuf_printf(out, "#define CLWARP_NV_SM %u\n", config->nv_sm);
 	switch (config->backend) {
@@ -126,7 +130,9 @@ backend_source_rewrite(const struct backend_config *config, struct source_rewrit
 {
 	memset(rewrite, 0, sizeof(*rewrite));
 	rewrite->add_scratch_arg = config->backend == CLWARP_BACKEND_LOCAL;
-	if (config->backend == CLWARP_BACKEND_KHR || config->backend == CLWARP_BACKEND_INTEL)
+	/* A native width has no pin: the compiler's own choice, checked per launch. */
+	if ((config->backend == CLWARP_BACKEND_KHR && !config->native) ||
+	    config->backend == CLWARP_BACKEND_INTEL)
 		rewrite->reqd_sub_group_size = config->warp_size;
 }
 
@@ -164,8 +170,8 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_update_str(&h, clwarp_kernel_warp_khr);
 	sha256_update_str(&h, clwarp_kernel_warp_intel);
 	sha256_update_str(&h, clwarp_kernel_warp_nv);
-	snprintf(text, sizeof(text), "%d %u %u %u %d %d", (int)c->backend, c->warp_size, c->features,
-		 c->nv_sm, (int)c->fp64, (int)c->fp16);
+	snprintf(text, sizeof(text), "%d %u %u %u %d %d %d %d", (int)c->backend, c->warp_size,
+		 c->features, c->nv_sm, (int)c->fp64, (int)c->fp16, (int)c->native, (int)c->cl_std_30);
 	sha256_update_str(&h, text);
 	sha256_final(&h, key);
 }
@@ -202,6 +208,62 @@ candidate_works(clwarp_engine *e, const struct backend_config *c, char *why, siz
 			diskcache_store(&e->disk, key, "probe", v.data, v.len);
 		strbuf_free(&v);
 	}
+	return ok;
+}
+
+/* The khr backend's native width: a cached measurement, or probe_native_width(). */
+static bool
+native_width(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
+{
+	const clwarp_device_info *d = &e->info;
+	struct sha256 h;
+	uint8_t key[32];
+	void *payload = NULL;
+	size_t size = 0;
+	unsigned w = 0;
+	bool ok;
+
+	sha256_init(&h);
+	sha256_update_str(&h, "clwarp native width " CLWARP_VERSION);
+	sha256_update_str(&h, d->platform_name);
+	sha256_update_str(&h, d->platform_version);
+	sha256_update_str(&h, d->name);
+	sha256_update_str(&h, d->driver_version);
+	sha256_update_str(&h, d->device_version);
+	sha256_update_str(&h, d->opencl_c_version);
+	sha256_update_str(&h, probe_native_width_source());
+	sha256_update_str(&h, c->cl_std_30 ? "cl3" : "");
+	sha256_final(&h, key);
+	if (diskcache_load(&e->disk, key, "probe", &payload, &size)) {
+		/* "W" or "0" followed by the reason */
+		char text[256];
+
+		snprintf(text, sizeof(text), "%.*s", (int)(size < sizeof(text) ? size : sizeof(text) - 1),
+			 (const char *)payload);
+		free(payload);
+		ok = sscanf(text, "%u", &w) == 1 && w > 0;
+		if (!ok)
+			snprintf(why, why_size, "%s", text[0] ? text + 1 : "");
+		log_debug(&e->logger, "khr backend: cached native width %s", text);
+	} else {
+		why[0] = '\0';
+		ok = probe_native_width(e, c->cl_std_30, &w, why, why_size);
+		log_info(&e->logger, "khr backend: native sub-group width %u%s%s", ok ? w : 0,
+			 ok ? "" : ": ", ok ? "" : why);
+		{
+			struct strbuf v = { 0 };
+
+			if (ok)
+				strbuf_printf(&v, "%u", w);
+			else
+				strbuf_printf(&v, "0%s", why);
+			if (!v.failed)
+				diskcache_store(&e->disk, key, "probe", v.data, v.len);
+			strbuf_free(&v);
+		}
+	}
+	if (ok)
+		c->warp_size = w;
 	return ok;
 }
 
@@ -261,13 +323,16 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			snprintf(why, why_size, "the device has no sub-groups (cl_khr_subgroups)");
 			return false;
 		}
-		/* Without a pin the width may change from launch to launch. */
-		if (!word_in_list(ext, "cl_intel_required_subgroup_size")) {
-			snprintf(why, why_size,
-				 "no cl_intel_required_subgroup_size to pin the sub-group width");
-			return false;
-		}
-		c->warp_size = 32;
+		/* Sub-groups as an OpenCL C 3.0 feature only: the built-ins need -cl-std=CL3.0. */
+		c->cl_std_30 = !word_in_list(ext, "cl_khr_subgroups") &&
+			       strncmp(d->device_version, "OpenCL 3", 8) == 0;
+		/* Pinned to 32 where cl_intel_required_subgroup_size allows it;
+		 * else (or when asked) the device's own width, which
+		 * native_width() measures and every launch checks. */
+		if (word_in_list(ext, "cl_intel_required_subgroup_size") && !e->prefer_native)
+			c->warp_size = 32;
+		else
+			c->native = true;
 		if (word_in_list(ext, "cl_khr_subgroup_shuffle"))
 			c->features |= FEATURE_KHR_SHUFFLE;
 		if (word_in_list(ext, "cl_khr_subgroup_shuffle_relative"))
@@ -291,6 +356,16 @@ try_backend(clwarp_engine *e, clwarp_backend backend, char *why, size_t why_size
 
 	if (!candidate_for(e, backend, &c, why, why_size))
 		return false;
+	if (c.native) {
+		int n = snprintf(why, why_size, "no pinned sub-group width (%s) and no native one: ",
+				 e->prefer_native ? "the native width was asked for"
+						  : "no cl_intel_required_subgroup_size");
+
+		if (n < 0 || (size_t)n >= why_size)
+			n = 0;
+		if (!native_width(e, &c, why + n, why_size - (size_t)n))
+			return false;
+	}
 	/* Local memory is the last resort: with nothing left to fall back on, a
 	 * probe would only add a slow first build. */
 	if (backend == CLWARP_BACKEND_KHR ? !khr_works(e, &c, why, why_size)
@@ -358,5 +433,21 @@ clwarp_engine_backend(clwarp_engine *engine, clwarp_backend *backend, unsigned *
 		*backend = config->backend;
 	if (warp_size)
 		*warp_size = config->warp_size;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_engine_backend_native(clwarp_engine *engine, int *native)
+{
+	const struct backend_config *config = NULL;
+	clwarp_status status;
+
+	clear_error();
+	if (!engine || !native)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine or output pointer");
+	status = backend_resolve(engine, &config);
+	if (status != CLWARP_OK)
+		return status;
+	*native = config->native;
 	return CLWARP_OK;
 }

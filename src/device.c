@@ -93,6 +93,33 @@ query_prop(cl_device_id device, const struct device_prop *prop, clwarp_device_in
 	return CLWARP_OK;
 }
 
+#ifndef CL_DEVICE_OPENCL_C_FEATURES
+#define CL_DEVICE_OPENCL_C_FEATURES 0x106F
+#endif
+
+/* OpenCL 3.0: is `feature` among the device's CL_DEVICE_OPENCL_C_FEATURES? */
+static bool
+has_c_feature(cl_device_id device, const char *feature)
+{
+	/* cl_name_version: a cl_version (cl_uint) and a 64-byte name. */
+	struct name_version { cl_uint version; char name[64]; } *list;
+	size_t size = 0;
+	bool found = false;
+
+	if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS ||
+	    size < sizeof(*list))
+		return false;
+	list = calloc(1, size);
+	if (!list)
+		return false;
+	if (clGetDeviceInfo(device, CL_DEVICE_OPENCL_C_FEATURES, size, list, NULL) == CL_SUCCESS) {
+		for (size_t i = 0; i < size / sizeof(*list) && !found; i++)
+			found = strncmp(list[i].name, feature, sizeof(list[i].name)) == 0;
+	}
+	free(list);
+	return found;
+}
+
 clwarp_status
 device_info_query(cl_platform_id platform, cl_device_id device, unsigned platform_index,
 		  unsigned device_index, clwarp_device_info *info)
@@ -115,12 +142,54 @@ device_info_query(cl_platform_id platform, cl_device_id device, unsigned platfor
 			return status;
 		}
 	}
+	/* Sub-groups are core in OpenCL 2.1 and 2.2, optional in 3.0 (the
+	 * __opencl_c_subgroups feature), an extension before. */
 	info->has_subgroups = word_in_list(info->extensions, "cl_khr_subgroups") ||
-			      strncmp(info->device_version, "OpenCL 3", 8) == 0 ||
+			      (strncmp(info->device_version, "OpenCL 3", 8) == 0 &&
+			       has_c_feature(device, "__opencl_c_subgroups")) ||
 			      strncmp(info->device_version, "OpenCL 2.1", 10) == 0 ||
 			      strncmp(info->device_version, "OpenCL 2.2", 10) == 0;
 	info->has_fp64 = word_in_list(info->extensions, "cl_khr_fp64");
 	return CLWARP_OK;
+}
+
+#ifndef CL_VERSION_2_1
+/* Core since OpenCL 2.1; the ICD loader exports it, the 1.2 headers hide it. */
+extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
+	cl_kernel kernel, cl_device_id device, cl_uint param_name, size_t input_value_size,
+	const void *input_value, size_t param_value_size, void *param_value,
+	size_t *param_value_size_ret);
+#endif
+#define CLWARP_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033
+
+typedef cl_int (CL_API_CALL *sub_group_info_fn)(cl_kernel, cl_device_id, cl_uint, size_t,
+						 const void *, size_t, void *, size_t *);
+
+cl_int
+device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id device, cl_kernel kernel,
+			     unsigned dims, const size_t *local, size_t *size)
+{
+	size_t in[3] = { 1, 1, 1 };
+	sub_group_info_fn fn = NULL;
+
+	*size = 0;
+	for (unsigned d = 0; d < dims && d < 3; d++)
+		in[d] = local[d];
+	if (strncmp(info->device_version, "OpenCL 1", 8) != 0 &&
+	    strncmp(info->device_version, "OpenCL 2.0", 10) != 0) {
+		fn = clGetKernelSubGroupInfo;
+	} else if (word_in_list(info->extensions, "cl_khr_subgroups")) {
+		cl_platform_id platform = NULL;
+
+		if (clGetDeviceInfo(device, CL_DEVICE_PLATFORM, sizeof(platform), &platform, NULL) ==
+		    CL_SUCCESS)
+			*(void **)(&fn) = clGetExtensionFunctionAddressForPlatform(
+				platform, "clGetKernelSubGroupInfoKHR");
+	}
+	if (!fn)
+		return CL_INVALID_OPERATION;
+	return fn(kernel, device, CLWARP_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(size_t) * dims,
+		  in, sizeof(*size), size, NULL);
 }
 
 void

@@ -23,6 +23,15 @@ clwarp_status device_info_query(cl_platform_id platform, cl_device_id device,
 				clwarp_device_info *info);
 void device_info_clear(clwarp_device_info *info);
 
+/*
+ * CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE of `kernel` for a launch with
+ * this local size (OpenCL 2.1 core, or cl_khr_subgroups' KHR entry point).
+ * CL_INVALID_OPERATION where the device has neither.
+ */
+cl_int device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id device,
+				    cl_kernel kernel, unsigned dims, const size_t *local,
+				    size_t *size);
+
 /* NVIDIA compute capability as major*10+minor, 0 when the device does not say. */
 unsigned device_nv_sm(cl_device_id device);
 

@@ -94,6 +94,13 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 					 "warp size %u: it must be a power of two from 1 to 64", w);
 	}
 
+	e->prefer_native = (o->flags & CLWARP_ENGINE_NATIVE_WIDTH) != 0;
+	v = env(o, "CLWARP_NATIVE_WIDTH");
+	if (v && !streq(v, "0") && !streq(v, "1"))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_NATIVE_WIDTH=\"%s\": expected 0 or 1", v);
+	if (v && streq(v, "1"))
+		e->prefer_native = true;
+
 	v = env(o, "CLWARP_CACHE");
 	if (v && streq(v, "0"))
 		e->flags |= CLWARP_ENGINE_NO_DISK_CACHE;

@@ -25,6 +25,8 @@ struct backend_config {
 	unsigned nv_sm;           /* NVIDIA compute capability major*10+minor */
 	bool fp64;
 	bool fp16;                /* cl_khr_fp16: the half warp functions */
+	bool native;              /* khr: the device's own sub-group width, no pin */
+	bool cl_std_30;           /* khr: sub-groups are an OpenCL C 3.0 feature, build with -cl-std=CL3.0 */
 };
 
 struct clwarp_program {
@@ -54,6 +56,7 @@ struct clwarp_engine {
 	pthread_mutex_t backend_lock;    /* guards the backend fields below */
 	clwarp_backend requested_backend;
 	unsigned requested_warp_size;    /* local backend width */
+	bool prefer_native;              /* khr: the native sub-group width even where a pin exists */
 	bool backend_resolved;
 	clwarp_status backend_status;
 	char backend_error[1024];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "backend.h"
+#include "device.h"
 #include "engine.h"
 #include "error.h"
 #include "util.h"
@@ -127,6 +128,34 @@ clwarp_kernel_set_arg_local(clwarp_kernel *kernel, unsigned index, size_t bytes)
 	return set_arg(kernel, index, bytes, NULL);
 }
 
+/*
+ * A native-width program was built for the width W the probe measured, with
+ * no pin: the driver must give this kernel, at this local size, sub-groups
+ * of exactly W lanes, or every warp_* result would be wrong. Refuse it
+ * otherwise (no rebuild: CLWARP_WARP_SIZE is baked into the program).
+ */
+static clwarp_status
+check_native_width(const clwarp_kernel *kernel, unsigned dims, const size_t *local)
+{
+	const clwarp_program *prog = kernel->program;
+	const clwarp_engine *engine = prog->engine;
+	size_t got = 0;
+	cl_int err;
+
+	err = device_kernel_sub_group_size(&engine->info, engine->device, kernel->kernel, dims, local,
+					   &got);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetKernelSubGroupInfo (checking the native warp width)");
+	if (got != prog->config.warp_size)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s: the driver gives it sub-groups of %zu lanes at local size %zu x %zu x %zu, "
+				 "but it was built for the device's native width %u (khr backend, no width pin); "
+				 "its warp results would be wrong, so it does not run (the local backend runs it at any width)",
+				 kernel->name, got, local[0], dims > 1 ? local[1] : 1, dims > 2 ? local[2] : 1,
+				 prog->config.warp_size);
+	return CLWARP_OK;
+}
+
 /* Check the warp contract for a launch with this local size; items = its product. */
 static clwarp_status
 check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local, size_t *items)
@@ -162,6 +191,12 @@ check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local
 		return set_error(CLWARP_ERROR_WARP_CONTRACT,
 				 "kernel %s uses warp functions: its work-group size %zu is not a multiple of the warp size %u (%s backend)",
 				 kernel->name, total, warp, clwarp_backend_name(prog->config.backend));
+	if (prog->config.native && prog->uses_warp) {
+		clwarp_status status = check_native_width(kernel, dims, local);
+
+		if (status != CLWARP_OK)
+			return status;
+	}
 	*items = total;
 	return CLWARP_OK;
 }

@@ -6,9 +6,11 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "error.h"
 #include "kernels_embedded.h"
+#include "device.h"
 #include "program.h"
 
 #define PROBE_ITEMS 64
@@ -143,6 +145,175 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 out:
 	if (buffer)
 		clReleaseMemObject(buffer);
+	free(out);
+	return ok;
+}
+
+/* ---- The native sub-group width (khr backend without a pin) ---- */
+
+/* Raw OpenCL C, no warp prelude: what the driver does with sub-groups when
+ * nothing pins their width. Each work-item writes its sub-group size, the
+ * maximum, its lane and its sub-group id. */
+static const char native_width_source[] =
+	"#ifndef CLWARP_KHR_CL3\n"
+	"#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+	"#endif\n"
+	"__kernel void clwarp_native_width(__global uint *out)\n"
+	"{\n"
+	"\tuint l = (uint)(get_local_id(0) + get_local_size(0) *\n"
+	"\t\t(get_local_id(1) + get_local_size(1) * get_local_id(2)));\n"
+	"\tout[4 * l + 0] = get_sub_group_size();\n"
+	"\tout[4 * l + 1] = get_max_sub_group_size();\n"
+	"\tout[4 * l + 2] = get_sub_group_local_id();\n"
+	"\tout[4 * l + 3] = get_sub_group_id();\n"
+	"}\n";
+
+const char *
+probe_native_width_source(void)
+{
+	return native_width_source;
+}
+
+#define WIDTH_SHAPES 5
+#define WIDTH_MAX_ITEMS 256
+
+static void
+shape_text(const size_t *local, char *text, size_t size)
+{
+	if (local[1] > 1)
+		snprintf(text, size, "%zux%zu", local[0], local[1]);
+	else
+		snprintf(text, size, "%zu", local[0]);
+}
+
+/* One launch of the width kernel with local size `local` (2-D), global = local. */
+static bool
+width_launch(clwarp_engine *e, cl_kernel kernel, cl_mem buffer, const size_t *local, cl_uint *out,
+	     unsigned *width, char *why, size_t why_size)
+{
+	size_t items = local[0] * local[1], query = 0;
+	char shape[32];
+	cl_int err;
+	unsigned w;
+
+	shape_text(local, shape, sizeof(shape));
+	memset(out, 0xff, items * 4 * sizeof(cl_uint));
+	err = clEnqueueWriteBuffer(e->queue, buffer, CL_TRUE, 0, items * 4 * sizeof(cl_uint), out, 0,
+				   NULL, NULL);
+	if (err == CL_SUCCESS)
+		err = clEnqueueNDRangeKernel(e->queue, kernel, 2, NULL, local, local, 0, NULL, NULL);
+	if (err == CL_SUCCESS)
+		err = clEnqueueReadBuffer(e->queue, buffer, CL_TRUE, 0, items * 4 * sizeof(cl_uint), out,
+					  0, NULL, NULL);
+	if (err != CL_SUCCESS) {
+		snprintf(why, why_size, "the sub-group width kernel failed at local size %s: %s", shape,
+			 clwarp_cl_error_to_str(err));
+		return false;
+	}
+	w = out[0];
+	for (unsigned l = 0; l < items; l++) {
+		const cl_uint *o = out + 4 * l;
+
+		if (w == 0 || o[0] != w || o[1] != w || o[2] != l % w || o[3] != l / w) {
+			snprintf(why, why_size,
+				 "at local size %s, work-item %u is lane %u of sub-group %u of %u lanes (maximum %u); "
+				 "expected lane %u of sub-group %u of %u lanes: the sub-groups are not "
+				 "consecutive runs of one width",
+				 shape, l, o[2], o[3], o[0], o[1], w ? l % w : 0, w ? l / w : 0, w);
+			return false;
+		}
+	}
+	err = device_kernel_sub_group_size(&e->info, e->device, kernel, 2, local, &query);
+	if (err != CL_SUCCESS) {
+		snprintf(why, why_size, "clGetKernelSubGroupInfo: %s, so kernels cannot be checked",
+			 clwarp_cl_error_to_str(err));
+		return false;
+	}
+	if (query != w) {
+		snprintf(why, why_size,
+			 "at local size %s, clGetKernelSubGroupInfo says %zu lanes but the kernel measured %u: "
+			 "a width that cannot be trusted", shape, query, w);
+		return false;
+	}
+	*width = w;
+	return true;
+}
+
+bool
+probe_native_width(clwarp_engine *e, bool cl_std_30, unsigned *width, char *why, size_t why_size)
+{
+	static const size_t shapes[WIDTH_SHAPES][2] = { { 64, 1 }, { 128, 1 }, { 256, 1 }, { 32, 1 },
+							  { 16, 4 } };
+	const char *text = native_width_source;
+	const char *options = cl_std_30 ? "-cl-std=CL3.0 -DCLWARP_KHR_CL3" : "";
+	cl_program program = NULL;
+	cl_kernel kernel = NULL;
+	cl_mem buffer = NULL;
+	cl_uint *out = NULL;
+	cl_int err;
+	unsigned w = 0, first = 0;
+	size_t first_shape = 0;
+	bool ok = false;
+
+	*width = 0;
+	program = clCreateProgramWithSource(e->context, 1, &text, NULL, &err);
+	if (err == CL_SUCCESS)
+		err = clBuildProgram(program, 1, &e->device, options, NULL, NULL);
+	if (err == CL_SUCCESS)
+		kernel = clCreateKernel(program, "clwarp_native_width", &err);
+	if (err != CL_SUCCESS) {
+		snprintf(why, why_size, "building the sub-group width kernel: %s",
+			 clwarp_cl_error_to_str(err));
+		goto out;
+	}
+	out = calloc(WIDTH_MAX_ITEMS * 4, sizeof(cl_uint));
+	buffer = clCreateBuffer(e->context, CL_MEM_READ_WRITE, WIDTH_MAX_ITEMS * 4 * sizeof(cl_uint),
+				NULL, &err);
+	if (!out || err != CL_SUCCESS ||
+	    (err = clSetKernelArg(kernel, 0, sizeof(buffer), &buffer)) != CL_SUCCESS) {
+		snprintf(why, why_size, "sub-group width buffer: %s",
+			 out ? clwarp_cl_error_to_str(err) : "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < WIDTH_SHAPES; i++) {
+		size_t items = shapes[i][0] * shapes[i][1];
+		char a[32], b[32];
+
+		if (items > e->info.max_work_group_size)
+			continue;
+		if (!width_launch(e, kernel, buffer, shapes[i], out, &w, why, why_size))
+			goto out;
+		if (!first) {
+			first = w;
+			first_shape = i;
+		} else if (w != first) {
+			shape_text(shapes[first_shape], a, sizeof(a));
+			shape_text(shapes[i], b, sizeof(b));
+			snprintf(why, why_size,
+				 "the sub-group width follows the local size (%u lanes at local size %s, %u at %s): "
+				 "no fixed native width to build for",
+				 first, a, w, b);
+			goto out;
+		}
+	}
+	if (!first) {
+		snprintf(why, why_size, "work-groups of 64 are too large for the device");
+		goto out;
+	}
+	if (first > 64 || (first & (first - 1)) != 0) {
+		snprintf(why, why_size,
+			 "native sub-group width %u: a warp must be a power of two from 1 to 64 lanes", first);
+		goto out;
+	}
+	*width = first;
+	ok = true;
+out:
+	if (buffer)
+		clReleaseMemObject(buffer);
+	if (kernel)
+		clReleaseKernel(kernel);
+	if (program)
+		clReleaseProgram(program);
 	free(out);
 	return ok;
 }

@@ -15,4 +15,18 @@
 bool probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 	       size_t why_size);
 
+/*
+ * The khr backend's native width: build a raw sub-group kernel without a
+ * width pin, launch it at several local sizes and check that every launch
+ * gives sub-groups of one width W (a power of two, 1 to 64) laid out as
+ * consecutive runs of the linear local id, and that
+ * clGetKernelSubGroupInfo says W too. `cl_std_30`: build with
+ * -cl-std=CL3.0 (sub-groups as an OpenCL C 3.0 feature).
+ */
+bool probe_native_width(clwarp_engine *engine, bool cl_std_30, unsigned *width, char *why,
+			size_t why_size);
+
+/* The width kernel's source, for the cache key of its verdict. */
+const char *probe_native_width_source(void);
+
 #endif

@@ -318,7 +318,10 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	strbuf_put_quoted(&full, name);
 	strbuf_puts(&full, "\"\n");
 	strbuf_append(&full, src.text.data ? src.text.data : "", src.text.len);
-	strbuf_printf(&opts, "%s %s", ALWAYS_OPTIONS, options ? options : "");
+	/* Sub-groups that are only an OpenCL C 3.0 feature need that language
+	 * version; the user's options come after, so an explicit -cl-std wins. */
+	strbuf_printf(&opts, "%s%s %s", ALWAYS_OPTIONS, config->cl_std_30 ? " -cl-std=CL3.0" : "",
+		      options ? options : "");
 	if (full.failed || opts.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto out;

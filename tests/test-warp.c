@@ -655,8 +655,10 @@ START_TEST(test_backend_reported)
 	clwarp_engine *e = conf_engine(CLWARP_BACKEND_AUTO, 0, 1);
 	const char *want = getenv("CLWARP_BACKEND");
 	const char *want_w = getenv("CLWARP_WARP_SIZE");
+	const char *want_b = getenv("CLWARP_TEST_EXPECT_BACKEND");
 	clwarp_backend backend;
 	unsigned w;
+	int native = -1;
 
 	engine_backend(e, &backend, &w);
 	fprintf(stderr, "device %s: backend %s, warp size %u, fp64 %s\n",
@@ -670,8 +672,23 @@ START_TEST(test_backend_reported)
 		ck_assert_msg(backend == forced, "CLWARP_BACKEND=%s but the engine uses %s", want,
 			      clwarp_backend_name(backend));
 	}
+	ck_assert_clwarp_ok(clwarp_engine_backend_native(e, &native));
+	fprintf(stderr, "width: %s\n", native ? "the device's own (no pin)" : "pinned or emulated");
+	if (want_b && *want_b) {
+		/* e.g. CLWARP_TEST_EXPECT_BACKEND=khr-native: what CI expects the
+		 * automatic choice to be on this device */
+		char got[32];
+
+		snprintf(got, sizeof(got), "%s%s", clwarp_backend_name(backend), native ? "-native" : "");
+		ck_assert_msg(strcmp(got, want_b) == 0, "CLWARP_TEST_EXPECT_BACKEND=%s but the engine uses %s",
+			      want_b, got);
+	}
+	ck_assert(!native || backend == CLWARP_BACKEND_KHR);
 	if (backend == CLWARP_BACKEND_LOCAL)
 		ck_assert_uint_eq(w, want_w && *want_w ? (unsigned)atoi(want_w) : 32);
+	else if (backend == CLWARP_BACKEND_KHR && native)
+		/* the width the device itself reports for a work-group of 64 */
+		ck_assert_uint_eq(w, test_raw_sub_group_width(e, 64));
 	else if (backend == CLWARP_BACKEND_KHR || backend == CLWARP_BACKEND_NV)
 		ck_assert_uint_eq(w, 32);
 	else if (backend == CLWARP_BACKEND_INTEL)

@@ -108,6 +108,64 @@ test_run_int_kernel(clwarp_engine *e, clwarp_program *p, const char *name, const
 	return out;
 }
 
+/*
+ * The device's own sub-group width for a 1-D work-group of `local`, asked
+ * of the device with plain OpenCL (no libclwarp code in the kernel):
+ * get_max_sub_group_size() of a kernel built without any width pin.
+ * 0 when the device has no sub-groups.
+ */
+static inline unsigned
+test_raw_sub_group_width(clwarp_engine *e, size_t local)
+{
+	static const char *src =
+		"#ifndef CL3\n#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n#endif\n"
+		"__kernel void w(__global uint *o)\n"
+		"{\n"
+		"\tuint l = get_local_id(0);\n"
+		"\tif (l == 0) {\n"
+		"\t\to[0] = get_max_sub_group_size();\n"
+		"\t\to[1] = get_num_sub_groups();\n"
+		"\t}\n"
+		"\to[2 + l] = get_sub_group_size();\n"
+		"}\n";
+	const clwarp_device_info *d = clwarp_engine_device_info(e);
+	cl_device_id dev = clwarp_engine_device(e);
+	int cl3 = !strstr(d->extensions, "cl_khr_subgroups") && strncmp(d->device_version, "OpenCL 3", 8) == 0;
+	cl_int err;
+	cl_program p;
+	cl_kernel k;
+	cl_mem b;
+	cl_uint o[2 + 256] = { 0 }, w;
+
+	/* Simpler kernels (only o[get_local_id(0)] = get_sub_group_size()) crash
+	 * PoCL 6.0 at run time; this shape runs everywhere we tried. */
+	ck_assert_uint_le(local, 256);
+	if (!d->has_subgroups)
+		return 0;
+	p = clCreateProgramWithSource(clwarp_engine_context(e), 1, &src, NULL, &err);
+	ck_assert_int_eq(err, CL_SUCCESS);
+	err = clBuildProgram(p, 1, &dev, cl3 ? "-cl-std=CL3.0 -DCL3" : "", NULL, NULL);
+	ck_assert_msg(err == CL_SUCCESS, "building the raw sub-group kernel: %d", err);
+	k = clCreateKernel(p, "w", &err);
+	ck_assert_int_eq(err, CL_SUCCESS);
+	b = clCreateBuffer(clwarp_engine_context(e), CL_MEM_READ_WRITE, sizeof(o), NULL, &err);
+	ck_assert_int_eq(err, CL_SUCCESS);
+	ck_assert_int_eq(clSetKernelArg(k, 0, sizeof(b), &b), CL_SUCCESS);
+	ck_assert_int_eq(clEnqueueNDRangeKernel(clwarp_engine_queue(e), k, 1, NULL, &local, &local, 0,
+						NULL, NULL), CL_SUCCESS);
+	ck_assert_int_eq(clEnqueueReadBuffer(clwarp_engine_queue(e), b, CL_TRUE, 0, sizeof(o), o, 0,
+					     NULL, NULL), CL_SUCCESS);
+	w = o[0];
+	ck_assert_uint_gt(w, 0);
+	ck_assert_uint_eq(o[1], (local + w - 1) / w);
+	for (size_t l = 0; l < local; l++)
+		ck_assert_uint_eq(o[2 + l], l / w < local / w ? w : local % w);
+	clReleaseMemObject(b);
+	clReleaseKernel(k);
+	clReleaseProgram(p);
+	return w;
+}
+
 /* Run this test binary again as `self --child ARGS...`; returns its exit status. */
 static inline int
 test_run_child(char *const argv[])

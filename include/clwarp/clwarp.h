@@ -129,9 +129,14 @@ enum clwarp_engine_flags {
 	CLWARP_ENGINE_NO_DISK_CACHE = 1u << 1,
 	/** Create the command queue with profiling enabled. */
 	CLWARP_ENGINE_PROFILING = 1u << 2,
+	/** khr backend: run at the device's own sub-group width even where
+	 *  cl_intel_required_subgroup_size could pin it to 32. Only that: where
+	 *  the device has no fixed native width, khr is unavailable (no
+	 *  fallback to the pin). */
+	CLWARP_ENGINE_NATIVE_WIDTH = 1u << 3,
 };
 
-#define CLWARP_ENGINE_KNOWN_FLAGS 0x7u
+#define CLWARP_ENGINE_KNOWN_FLAGS 0xfu
 
 /** Default bound on the disk cache folder, in bytes (256 MiB). */
 #define CLWARP_CACHE_DEFAULT_MAX_BYTES (256ull << 20)
@@ -141,7 +146,8 @@ enum clwarp_engine_flags {
  * first, then change what you need; NULL pointers mean "default".
  *
  * Environment (unless CLWARP_ENGINE_NO_ENVIRONMENT): CLWARP_DEVICE,
- * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_CACHE (0 turns the disk cache
+ * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_NATIVE_WIDTH (1 sets
+ * CLWARP_ENGINE_NATIVE_WIDTH), CLWARP_CACHE (0 turns the disk cache
  * off), CLWARP_CACHE_DIR, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
  * (error|warning|info|debug or 0-3). An explicit option wins over the
  * environment.
@@ -195,6 +201,14 @@ CLWARP_EXPORT const clwarp_device_info *clwarp_engine_device_info(const clwarp_e
  */
 CLWARP_EXPORT clwarp_status clwarp_engine_backend(clwarp_engine *engine, clwarp_backend *backend,
                                                   unsigned *warp_size);
+
+/**
+ * Whether the engine's warp width is the device's own sub-group width (the
+ * khr backend without a pin; the width may then be anything from 1 to 64
+ * that the probe measured). @param[out] native 1 or 0. Resolves the
+ * backend like clwarp_engine_backend().
+ */
+CLWARP_EXPORT clwarp_status clwarp_engine_backend_native(clwarp_engine *engine, int *native);
 
 /** @return the raw OpenCL error of the last failed OpenCL call in this thread, or CL_SUCCESS. */
 CLWARP_EXPORT cl_int clwarp_last_cl_error(void);

@@ -72,7 +72,8 @@ CLWARP_INLINE uint clwarp_linear_local_size(void)
 #if defined(CLWARP_BACKEND_KHR) || defined(CLWARP_BACKEND_INTEL)
 /* cl_khr_subgroups and cl_intel_subgroups share these built-ins; the
  * backend files add shuffles and ballot. */
-#ifdef CLWARP_BACKEND_KHR
+/* No pragma where sub-groups are an OpenCL C 3.0 feature, not the extension. */
+#if defined(CLWARP_BACKEND_KHR) && !defined(CLWARP_KHR_CL3)
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 

@@ -1,5 +1,7 @@
-/* libclwarp khr backend: cl_khr_subgroups, sub-groups pinned to
- * CLWARP_WARP_SIZE by intel_reqd_sub_group_size on every kernel.
+/* libclwarp khr backend: cl_khr_subgroups (or OpenCL C 3.0's
+ * __opencl_c_subgroups), sub-groups pinned to CLWARP_WARP_SIZE by
+ * intel_reqd_sub_group_size on every kernel, or (CLWARP_KHR_NATIVE) left at
+ * the device's own width, which the engine measured and checks per launch.
  * Collectives, ids, votes, warp_barrier and the typed shuffles are in
  * common.cl; this file supplies raw uint/ulong shuffles and the ballot. */
 
