@@ -51,8 +51,9 @@ static const unsigned ex_prefix[5] = { 0, 1, 3, 6, 10 };
 
 /* The value type of each key type's pairs test: every type appears once,
  * every 4-byte key with an 8-byte value and back. */
-static const unsigned value_type_of[TYPE_COUNT] = { TYPE_DOUBLE, TYPE_FLOAT, 1 /* uint */, TYPE_INT,
-						    3 /* ulong */, 2 /* long */ };
+static const unsigned value_type_of[TYPE_COUNT_ALL] = { TYPE_DOUBLE, TYPE_FLOAT, TYPE_UINT, TYPE_INT,
+						       TYPE_ULONG, TYPE_LONG, TYPE_USHORT, TYPE_INT,
+						       TYPE_UCHAR, TYPE_FLOAT, TYPE_SHORT };
 
 static int
 quick(void)
@@ -128,10 +129,13 @@ special(const struct conf_type *t, uint64_t r)
 					0x3ff0000000000000ull, 0xbff0000000000000ull,
 					0x7fefffffffffffffull, 0xffefffffffffffffull,
 					0x7fffffffffffffffull, 0xffffffffffffffffull };
+	static const uint64_t f16[] = { 0x7e00ull, 0x7c01ull, 0xfe23ull, 0xfc01ull, 0x7c00ull, 0xfc00ull,
+					0x8000ull, 0x0000ull, 0x0001ull, 0x8001ull, 0x3c00ull, 0xbc00ull,
+					0x7bffull, 0xfbffull, 0x7fffull, 0xffffull };
 	unsigned k = (unsigned)(r % 16);
 
 	if (t->kind == K_FLOAT)
-		return t->size == 4 ? f32[k] : f64[k];
+		return t->size == 2 ? f16[k] : t->size == 4 ? f32[k] : f64[k];
 	switch (k % 5) {
 	case 0: return max_identity(t); /* INT_MIN, 0 */
 	case 1: return min_identity(t); /* INT_MAX, UINT_MAX */
@@ -327,6 +331,21 @@ check_exchange(const struct run *rn, unsigned width, struct tally *tl)
 	}
 }
 
+/* cl_khr_fp16 in the device's extension list (asked of the device). */
+static int
+device_has_fp16(clwarp_engine *e)
+{
+	const char *list = clwarp_engine_device_info(e)->extensions, *p = list;
+	size_t len = strlen("cl_khr_fp16");
+
+	while (p && (p = strstr(p, "cl_khr_fp16")) != NULL) {
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
 /* extra: more build options (-DCLWARP_SORT_NETWORK), or "". */
 static void
 run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
@@ -464,9 +483,10 @@ START_TEST(test_sort_exchange)
 	if (skipped((unsigned)_i))
 		return;
 	e = engine_new(CLWARP_BACKEND_AUTO, 0);
-	if (_i == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64) {
-		/* asked of the device: no fp64 here, so no double kernels */
-		fprintf(stderr, "double: the device has no fp64\n");
+	if ((_i == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64) ||
+	    (_i == TYPE_HALF && !device_has_fp16(e))) {
+		/* asked of the device: no fp64 (fp16) here, so no double (half) kernels */
+		fprintf(stderr, "%s: the device does not support the type\n", conf_types[_i].name);
 		clwarp_engine_free(e);
 		return;
 	}
@@ -563,7 +583,7 @@ warp_sort_suite(void)
 
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_prelude_inclusion);
-	tcase_add_loop_test(tc, test_sort_exchange, 0, TYPE_COUNT);
+	tcase_add_loop_test(tc, test_sort_exchange, 0, TYPE_COUNT_ALL);
 	tcase_add_loop_test(tc, test_local_widths, 0, 3);
 	suite_add_tcase(s, tc);
 	return s;

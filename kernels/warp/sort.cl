@@ -28,6 +28,27 @@ CLWARP_OVERLOAD ulong clwarp_sort_key(double v)
 		(b & 0x8000000000000000ul) ? ~b : b | 0x8000000000000000ul;
 })
 
+/* The 1- and 2-byte types of types.cl (where the program names them):
+ * their keys widen to a uint. */
+CLWARP_IF_USED(uchar, CLWARP_OVERLOAD uint clwarp_sort_key(uchar v) { return v; })
+CLWARP_IF_USED(char, CLWARP_OVERLOAD uint clwarp_sort_key(char v) { return as_uchar(v) ^ 0x80u; })
+CLWARP_IF_USED(ushort, CLWARP_OVERLOAD uint clwarp_sort_key(ushort v) { return v; })
+CLWARP_IF_USED(short, CLWARP_OVERLOAD uint clwarp_sort_key(short v) { return as_ushort(v) ^ 0x8000u; })
+CLWARP_IF_FP16(CLWARP_IF_USED(half,
+CLWARP_OVERLOAD uint clwarp_sort_key(half v)
+{
+	uint b = as_ushort(v);
+	return (b & 0x7fffu) > 0x7c00u ? 0xffffu : (b & 0x8000u) ? ~b & 0xffffu : b | 0x8000u;
+}))
+
+/* X(T, BITS, ...) over them, as CLWARP_TYPES for the core types. */
+#define CLWARP_SORT_SMALL_TYPES(X) \
+	CLWARP_IF_USED(char, X(char, uint, 0, 0, min, max)) \
+	CLWARP_IF_USED(uchar, X(uchar, uint, 0, 0, min, max)) \
+	CLWARP_IF_USED(short, X(short, uint, 0, 0, min, max)) \
+	CLWARP_IF_USED(ushort, X(ushort, uint, 0, 0, min, max)) \
+	CLWARP_IF_FP16(CLWARP_IF_USED(half, X(half, uint, 0, 0, fmin, fmax)))
+
 /* ---- The network: a bitonic sort of (key, lane) pairs over the segments
  * of w lanes, with warp_shuffle_xor. The pairs are all different, so both
  * partners of a compare-exchange agree, and equal keys keep lane order
@@ -110,6 +131,7 @@ CLWARP_OVERLOAD uint clwarp_sort_network(CLWARP_CTX_PARAM ulong key, uint w)
 		return clwarp_sort_network(CLWARP_CTX_ARG descending ? ~k : k, clwarp_width(width)); \
 	}
 CLWARP_TYPES(CLWARP_SORT_SOURCE)
+CLWARP_SORT_SMALL_TYPES(CLWARP_SORT_SOURCE)
 
 /* ---- warp_sort, warp_sort_descending: the key moves by one warp_shuffle
  * from its source lane, so values arrive bit for bit (NaN payloads). */
@@ -150,6 +172,7 @@ CLWARP_TYPES(CLWARP_SORT_SOURCE)
 		*value = warp_shuffle(*value, src); \
 	}
 CLWARP_TYPES(CLWARP_SORT_FNS)
+CLWARP_SORT_SMALL_TYPES(CLWARP_SORT_FNS)
 
 /* warp_sort_pairs(T *key, V *value[, uint width]): T and V any two types
  * of the list, without a function per pair: the key's sort gives the source
@@ -268,3 +291,4 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
 			(uint)CLWARP_WARP_SIZE); \
 	}
 CLWARP_TYPES(CLWARP_EXCHANGE_FNS)
+CLWARP_SORT_SMALL_TYPES(CLWARP_EXCHANGE_FNS)
