@@ -232,6 +232,77 @@ START_TEST(test_option_change_invalidates)
 }
 END_TEST
 
+/* Builds the width fixture on a local-backend engine of width W sharing
+ * CACHE, runs it on 64 work-items and checks every lane against the host:
+ * out[i] = warp_size() * 1000 + the sum of its warp's in[]. Returns the
+ * build source. */
+static clwarp_build_source
+run_at_width(const char *cache, const char *path, unsigned w)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	clwarp_build_info info;
+	clwarp_build_source source;
+	cl_mem bin, bout;
+	int in[64], out[64];
+	size_t n = 64, local = 64;
+
+	clwarp_engine_options_init(&o);
+	o.backend = CLWARP_BACKEND_LOCAL;
+	o.warp_size = w;
+	o.cache_dir = cache;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	ck_assert_clwarp_ok(clwarp_program_build_file(e, path, "", &p, &info));
+	for (int i = 0; i < 64; i++)
+		in[i] = i * i % 17;
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "width", &k));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &n, &local, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, sizeof(out), out));
+	for (unsigned i = 0; i < 64; i++) {
+		int sum = 0;
+
+		for (unsigned j = i / w * w; j < i / w * w + w; j++)
+			sum += in[j];
+		ck_assert_msg(out[i] == (int)w * 1000 + sum, "W=%u lane %u: got %d, want %d", w, i, out[i],
+			      (int)w * 1000 + sum);
+	}
+	clReleaseMemObject(bin);
+	clReleaseMemObject(bout);
+	clwarp_kernel_free(k);
+	clwarp_engine_free(e);
+	source = info.source;
+	clwarp_build_info_clear(&info);
+	return source;
+}
+
+/* The warp width is part of what a cached binary was built for: an engine of
+ * another width sharing the folder compiles its own, never takes the other's. */
+START_TEST(test_warp_width_in_key)
+{
+	char *dir = test_tmpdir(), cache[4200];
+	char *path = test_write_file(dir, "width.cl",
+				     "kernel void width(global const int *in, global int *out)\n"
+				     "{ size_t i = get_global_id(0);\n"
+				     "  out[i] = (int)warp_size() * 1000 + warp_reduce_add(in[i]); }\n");
+
+	snprintf(cache, sizeof(cache), "%s/cache", dir);
+	ck_assert_int_eq(run_at_width(cache, path, 8), CLWARP_BUILD_COMPILED);
+	ck_assert_int_eq(run_at_width(cache, path, 16), CLWARP_BUILD_COMPILED);
+	ck_assert_int_eq(run_at_width(cache, path, 8), CLWARP_BUILD_DISK_HIT);
+	ck_assert_int_eq(run_at_width(cache, path, 16), CLWARP_BUILD_DISK_HIT);
+	ck_assert_uint_eq(count_entries(cache, ".bin"), 2);
+	test_rmtree(dir);
+	free(dir);
+	free(path);
+}
+END_TEST
+
 static void
 damage_entry(const char *path, long offset, int truncate_there)
 {
@@ -488,6 +559,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_disk_hit_from_second_process);
 	tcase_add_test(tc, test_include_edit_invalidates);
 	tcase_add_test(tc, test_option_change_invalidates);
+	tcase_add_test(tc, test_warp_width_in_key);
 	tcase_add_test(tc, test_corrupted_entry_is_rebuilt);
 	tcase_add_test(tc, test_truncated_entry_is_rebuilt);
 	tcase_add_test(tc, test_driver_rejected_binary_is_rebuilt);

@@ -181,7 +181,7 @@ class CliTest(unittest.TestCase):
         out, _ = self.ok("-a", "int[20]=(i%7)-3", "-a", "out:int[20]", "-a", "int:5",
                          "plain.cl")
         lines = out.splitlines()
-        self.assertRegex(lines[0], r"^device: .+ \(.+\), backend \w+, warp size \d+$")
+        self.assertRegex(lines[0], r"^device: .+ \(.+\), backend \w+, warp size \d+( \(the device's own width\))?$")
         self.assertRegex(lines[1], r"^build: (compiled|disk hit|memory hit) in [\d.]+ ms$")
         got = self.ints(out, 1)
         self.assertEqual(len(got), 20)
@@ -410,7 +410,7 @@ class CliTest(unittest.TestCase):
         self.assertGreater(len(lines), 0)
         for line in lines:
             self.assertRegex(line, r"^\d+:\d+  .+  \(.+, OpenCL C [\d.]+\)  "
-                                   r"(backend \w+, warp size \d+|backend unavailable: .+)$")
+                                   r"(backend \w+, warp size \d+( \(the device's own width\))?|backend unavailable: .+)$")
         doc = json.loads(self.ok("--list-devices", "--json")[0])
         self.assertEqual(len(doc), len(lines))
         self.assertIn("backend", doc[0])
@@ -425,6 +425,26 @@ class CliTest(unittest.TestCase):
             self.usage_error("-w", "16", warp_sum, pattern=r"add -b local")
         out, _ = self.ok("-b", "local", "-w", "16", "--json", warp_sum)
         self.assertEqual(json.loads(out)["warp_size"], 16)
+
+    def test_native_width_is_reported(self):
+        # Text and JSON say when the warp width is the device's own (khr
+        # without a pin) rather than one libclwarp chose; CI runs this where
+        # it must be (rusticl: CLWARP_TEST_EXPECT_BACKEND=khr-native) and
+        # where it must not.
+        warp_sum = os.path.join(SOURCE_ROOT, "kernels", "examples", "warp_sum.cl")
+        doc = json.loads(self.ok("--json", warp_sum)[0])
+        self.assertIn(doc["native_width"], (True, False))
+        if doc["backend"] != "khr":
+            self.assertFalse(doc["native_width"], "only khr runs at a width it did not choose")
+        want = os.environ.get("CLWARP_TEST_EXPECT_BACKEND")
+        if want:
+            got = doc["backend"] + ("-native" if doc["native_width"] else "")
+            self.assertEqual(got, want)
+        first = self.ok(warp_sum)[0].splitlines()[0]
+        self.assertEqual(first.endswith(" (the device's own width)"), doc["native_width"], first)
+        self.assertFalse(json.loads(self.ok("-b", "local", "--json", warp_sum)[0])["native_width"])
+        for dev in json.loads(self.ok("--list-devices", "--json")[0]):
+            self.assertIn("native_width", dev)
 
     def test_version_and_help(self):
         out, _ = self.ok("--version")

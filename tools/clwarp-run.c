@@ -504,6 +504,7 @@ list_devices(const struct options *o)
 		clwarp_engine *engine = NULL;
 		clwarp_backend backend = CLWARP_BACKEND_AUTO;
 		unsigned warp = 0;
+		int native = 0;
 		char reason[512] = "";
 
 		snprintf(spec, sizeof(spec), "%u:%u", d->platform_index, d->device_index);
@@ -512,6 +513,8 @@ list_devices(const struct options *o)
 		status = clwarp_engine_new(&eo, &engine);
 		if (status == CLWARP_OK)
 			status = clwarp_engine_backend(engine, &backend, &warp);
+		if (status == CLWARP_OK)
+			status = clwarp_engine_backend_native(engine, &native);
 		if (status != CLWARP_OK)
 			snprintf(reason, sizeof(reason), "%s",
 				 *clwarp_last_error() ? clwarp_last_error() : clwarp_status_to_str(status));
@@ -525,18 +528,18 @@ list_devices(const struct options *o)
 			fprintf(out, ", \"type\": \"%s\", \"opencl_c\": ", device_type_name(d->type));
 			output_json_string(out, cver);
 			if (status == CLWARP_OK) {
-				fprintf(out, ", \"backend\": \"%s\", \"warp_size\": %u}",
-					clwarp_backend_name(backend), warp);
+				fprintf(out, ", \"backend\": \"%s\", \"warp_size\": %u, \"native_width\": %s}",
+					clwarp_backend_name(backend), warp, native ? "true" : "false");
 			} else {
-				fputs(", \"backend\": null, \"warp_size\": null, \"error\": ", out);
+				fputs(", \"backend\": null, \"warp_size\": null, \"native_width\": null, \"error\": ", out);
 				output_json_string(out, reason);
 				fputc('}', out);
 			}
 		} else {
 			fprintf(out, "%s  %s  (%s, OpenCL C %s)  ", spec, d->name, d->platform_name, cver);
 			if (status == CLWARP_OK)
-				fprintf(out, "backend %s, warp size %u\n", clwarp_backend_name(backend),
-					warp);
+				fprintf(out, "backend %s, warp size %u%s\n", clwarp_backend_name(backend),
+					warp, native ? NATIVE_WIDTH_NOTE : "");
 			else
 				fprintf(out, "backend unavailable: %s\n", reason);
 		}
@@ -768,6 +771,7 @@ run(struct run_state *s, int argc, char **argv)
 	clwarp_program *prog = NULL;
 	clwarp_backend backend;
 	unsigned warp = 0;
+	int native = 0;
 	const clwarp_device_info *dev;
 	const char *kname;
 	size_t out_count = 0;
@@ -860,6 +864,8 @@ run(struct run_state *s, int argc, char **argv)
 	if (status != CLWARP_OK)
 		return library_error("cannot open a device", status);
 	status = clwarp_engine_backend(s->engine, &backend, &warp);
+	if (status == CLWARP_OK)
+		status = clwarp_engine_backend_native(s->engine, &native);
 	if (status != CLWARP_OK)
 		return library_error("no warp backend", status);
 	/* -w sets the local backend's width; on a native backend it would be
@@ -1092,6 +1098,7 @@ run(struct run_state *s, int argc, char **argv)
 		.platform = dev->platform_name,
 		.backend = clwarp_backend_name(backend),
 		.warp_size = warp,
+		.native_width = native != 0,
 		.kernel = kname,
 		.dims = dims,
 		.has_local = has_local,

@@ -43,8 +43,8 @@ output_text(FILE *f, const struct run_report *r, bool quiet)
 	char num[64];
 
 	if (!quiet) {
-		fprintf(f, "device: %s (%s), backend %s, warp size %u\n", r->device, r->platform,
-			r->backend, r->warp_size);
+		fprintf(f, "device: %s (%s), backend %s, warp size %u%s\n", r->device, r->platform,
+			r->backend, r->warp_size, r->native_width ? NATIVE_WIDTH_NOTE : "");
 		fprintf(f, "build: %s in %.1f ms\n", build_label(r->build_source), r->build_ms);
 	}
 	for (size_t b = 0; b < r->buffer_count; b++) {
@@ -93,7 +93,8 @@ output_json(FILE *f, const struct run_report *r)
 	output_json_string(f, r->platform);
 	fputs(", \"backend\": ", f);
 	output_json_string(f, r->backend);
-	fprintf(f, ", \"warp_size\": %u, \"kernel\": ", r->warp_size);
+	fprintf(f, ", \"warp_size\": %u, \"native_width\": %s, \"kernel\": ", r->warp_size,
+		r->native_width ? "true" : "false");
 	output_json_string(f, r->kernel);
 	fputs(", \"global\": ", f);
 	json_sizes(f, r->global, r->dims);

@@ -17,11 +17,16 @@ struct output_buffer {
 	const void *data;
 };
 
+/* After "warp size N" where N is the device's own sub-group width (khr
+ * without a width pin) rather than a width libclwarp chose. */
+#define NATIVE_WIDTH_NOTE " (the device's own width)"
+
 struct run_report {
 	const char *device;
 	const char *platform;
 	const char *backend;
 	unsigned warp_size;
+	bool native_width;          /* khr at the device's own sub-group width, no pin */
 	const char *kernel;
 	unsigned dims;
 	size_t global[3];
