@@ -305,7 +305,6 @@ static clwarp_status
 state_get(clwarp_engine *engine, const struct backend_config *config, struct algorithms **out)
 {
 	struct algorithms *a = engine->algorithms;
-	cl_command_queue_properties props = 0;
 	cl_uint zero[16] = { 0 };
 	struct algo_tuning tuning = default_tuning;
 	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
@@ -338,9 +337,7 @@ state_get(clwarp_engine *engine, const struct backend_config *config, struct alg
 			      &a->compute_units, NULL);
 	if (err != CL_SUCCESS || a->compute_units == 0)
 		a->compute_units = 1;
-	if (clGetCommandQueueInfo(engine->queue, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL) ==
-	    CL_SUCCESS)
-		a->out_of_order = (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+	a->out_of_order = !engine->queue_in_order;
 	a->counter = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
 				    sizeof(zero), zero, &err);
 	if (err != CL_SUCCESS) {

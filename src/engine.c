@@ -177,6 +177,12 @@ engine_finish(clwarp_engine *e)
 		if (err != CL_SUCCESS)
 			return set_cl_error(err, "clCreateCommandQueue");
 	}
+	cl_command_queue_properties queue_props = 0;
+
+	err = clGetCommandQueueInfo(e->queue, CL_QUEUE_PROPERTIES, sizeof(queue_props), &queue_props, NULL);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
+	e->queue_in_order = (queue_props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
 	log_debug(&e->logger, "engine on %s (%s), disk cache %s", e->info.name, e->info.platform_name,
 		  e->disk.dir ? e->disk.dir : "off");
 	return CLWARP_OK;

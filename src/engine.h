@@ -45,6 +45,7 @@ struct clwarp_engine {
 	cl_context context;
 	cl_device_id device;
 	cl_command_queue queue;
+	bool queue_in_order;             /* no CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE */
 	clwarp_device_info info;
 	unsigned flags;
 	struct clwarp_logger logger;

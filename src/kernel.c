@@ -11,11 +11,22 @@
 #include "error.h"
 #include "util.h"
 
+/* The local size of the last launch that passed the warp contract check
+ * and got its scratch argument: a launch of the same shape skips both (the
+ * check may query the driver; the scratch depends only on the local size). */
+struct launch_shape {
+	bool valid;
+	bool has_local;
+	unsigned dims;
+	size_t local[3];
+};
+
 struct clwarp_kernel {
 	clwarp_program *program;
 	cl_kernel kernel;
 	char *name;
 	unsigned arg_count;   /* the user's arguments; the scratch argument comes after them */
+	struct launch_shape checked;
 };
 
 CLWARP_EXPORT clwarp_status
@@ -221,26 +232,54 @@ clwarp_kernel_warp_info(const clwarp_kernel *kernel, unsigned dims, const size_t
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
-		     const size_t *local, cl_event *event)
+static bool
+same_shape(const struct launch_shape *shape, unsigned dims, const size_t *local)
+{
+	if (!shape->valid || shape->dims != dims || shape->has_local != (local != NULL))
+		return false;
+	for (unsigned d = 0; local && d < dims; d++)
+		if (shape->local[d] != local[d])
+			return false;
+	return true;
+}
+
+/* Everything a launch needs before its enqueue: the sizes checked, the warp
+ * contract met and the local backend's scratch argument set. The last two
+ * run once per local size. */
+static clwarp_status
+prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local)
 {
 	const clwarp_program *prog;
 	clwarp_engine *engine;
 	size_t items;
-	cl_event done = NULL;
 	cl_int err;
 	clwarp_status status;
-	char what[160];
 
-	clear_error();
 	if (!kernel || !global)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL kernel or global size");
 	prog = kernel->program;
 	engine = prog->engine;
-	status = check_local_size(kernel, dims, local, &items);
-	if (status != CLWARP_OK)
-		return status;
+	if (!same_shape(&kernel->checked, dims, local)) {
+		kernel->checked.valid = false;
+		status = check_local_size(kernel, dims, local, &items);
+		if (status != CLWARP_OK)
+			return status;
+		if (prog->config.backend == CLWARP_BACKEND_LOCAL) {
+			size_t bytes = backend_scratch_bytes(&prog->config,
+							     items ? items : engine->info.max_work_group_size);
+
+			if (bytes > engine->info.local_mem_size)
+				return set_error(CLWARP_ERROR_TOO_LARGE,
+						 "the local backend needs %zu bytes of local memory per work-group; the device has %llu",
+						 bytes, (unsigned long long)engine->info.local_mem_size);
+			err = clSetKernelArg(kernel->kernel, kernel->arg_count, bytes, NULL);
+			if (err != CL_SUCCESS)
+				return set_cl_error(err, "setting the warp scratch argument");
+		}
+		kernel->checked = (struct launch_shape){ .valid = true, .has_local = local != NULL, .dims = dims };
+		for (unsigned d = 0; local && d < dims; d++)
+			kernel->checked.local[d] = local[d];
+	}
 	for (unsigned d = 0; d < dims; d++) {
 		if (global[d] == 0)
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "global size is 0 in dimension %u", d);
@@ -249,30 +288,69 @@ clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
 					 "global size %zu is not a multiple of local size %zu in dimension %u",
 					 global[d], local[d], d);
 	}
-	if (prog->config.backend == CLWARP_BACKEND_LOCAL) {
-		size_t bytes = backend_scratch_bytes(&prog->config,
-						     items ? items : engine->info.max_work_group_size);
+	return CLWARP_OK;
+}
 
-		if (bytes > engine->info.local_mem_size)
-			return set_error(CLWARP_ERROR_TOO_LARGE,
-					 "the local backend needs %zu bytes of local memory per work-group; the device has %llu",
-					 bytes, (unsigned long long)engine->info.local_mem_size);
-		err = clSetKernelArg(kernel->kernel, kernel->arg_count, bytes, NULL);
-		if (err != CL_SUCCESS)
-			return set_cl_error(err, "setting the warp scratch argument");
-	}
-	err = clEnqueueNDRangeKernel(engine->queue, kernel->kernel, dims, NULL, global, local, 0, NULL,
-				     &done);
+static clwarp_status
+enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local,
+	cl_event *event)
+{
+	char what[160];
+	cl_int err = clEnqueueNDRangeKernel(kernel->program->engine->queue, kernel->kernel, dims, NULL,
+					    global, local, 0, NULL, event);
+
 	if (err != CL_SUCCESS) {
 		snprintf(what, sizeof(what), "launching kernel %s", kernel->name);
 		return set_cl_error(err, what);
 	}
-	if (event) {
-		*event = done;
-		return CLWARP_OK;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global,
+		      const size_t *local)
+{
+	clwarp_status status;
+
+	clear_error();
+	status = prepare_launch(kernel, dims, global, local);
+	if (status != CLWARP_OK)
+		return status;
+	return enqueue(kernel, dims, global, local, NULL);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
+		     const size_t *local, cl_event *event)
+{
+	const clwarp_engine *engine;
+	cl_event done = NULL;
+	cl_int err;
+	clwarp_status status;
+	char what[160];
+
+	clear_error();
+	status = prepare_launch(kernel, dims, global, local);
+	if (status != CLWARP_OK)
+		return status;
+	engine = kernel->program->engine;
+	if (event)
+		return enqueue(kernel, dims, global, local, event);
+	/* Blocking. On an in-order queue everything before the kernel finishes
+	 * first anyway, so clFinish waits for exactly as much as an event
+	 * would, without creating one. */
+	if (engine->queue_in_order) {
+		status = enqueue(kernel, dims, global, local, NULL);
+		if (status != CLWARP_OK)
+			return status;
+		err = clFinish(engine->queue);
+	} else {
+		status = enqueue(kernel, dims, global, local, &done);
+		if (status != CLWARP_OK)
+			return status;
+		err = clWaitForEvents(1, &done);
+		clReleaseEvent(done);
 	}
-	err = clWaitForEvents(1, &done);
-	clReleaseEvent(done);
 	if (err != CL_SUCCESS) {
 		snprintf(what, sizeof(what), "running kernel %s", kernel->name);
 		return set_cl_error(err, what);

@@ -1,4 +1,5 @@
-/* Engine tests on the real OpenCL runtime: devices, builds, includes, errors, launches. */
+/* Engine tests on the real OpenCL runtime: devices, builds, includes, errors
+ * (launches: test-launch.c). */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -303,38 +304,6 @@ START_TEST(test_kernel_lookup_and_args)
 	ck_assert_int_eq(clwarp_buffer_new(e, CL_MEM_READ_WRITE, SIZE_MAX / 2, NULL, &big),
 			 CLWARP_ERROR_TOO_LARGE);
 	ck_assert_ptr_null(big);
-	clwarp_kernel_free(k);
-	clwarp_engine_free(e);
-}
-END_TEST
-
-START_TEST(test_launch_2d_with_event)
-{
-	clwarp_engine *e = test_engine(NULL);
-	clwarp_program *p = NULL;
-	clwarp_kernel *k = NULL;
-	cl_mem m;
-	cl_event ev = NULL;
-	size_t global[2] = { 16, 12 }, local[2] = { 4, 3 };
-	int out[16 * 12];
-
-	ck_assert_clwarp_ok(clwarp_program_build_source(
-		e, "kernel void grid(global int *o)\n"
-		   "{ o[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
-		   "    (int)(get_global_id(0) * 100 + get_global_id(1)); }\n",
-		"grid.cl", NULL, &p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "grid", &k));
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m));
-	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, m));
-	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 2, global, local, &ev));
-	ck_assert_ptr_nonnull(ev);
-	ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
-	clReleaseEvent(ev);
-	ck_assert_clwarp_ok(clwarp_buffer_read(e, m, 0, sizeof(out), out));
-	for (int y = 0; y < 12; y++)
-		for (int x = 0; x < 16; x++)
-			ck_assert_int_eq(out[y * 16 + x], x * 100 + y);
-	clReleaseMemObject(m);
 	clwarp_kernel_free(k);
 	clwarp_engine_free(e);
 }
@@ -747,7 +716,6 @@ main(void)
 	tcase_add_test(tc, test_build_log_positions_are_mapped);
 	tcase_add_test(tc, test_build_missing_files);
 	tcase_add_test(tc, test_kernel_lookup_and_args);
-	tcase_add_test(tc, test_launch_2d_with_event);
 	tcase_add_test(tc, test_engine_from_cl_handles);
 	tcase_add_test(tc, test_engine_shared_by_threads);
 	tcase_add_test(tc, test_helpers_without_warp_param);

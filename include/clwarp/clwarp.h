@@ -312,10 +312,24 @@ CLWARP_EXPORT clwarp_status clwarp_kernel_warp_info(const clwarp_kernel *kernel,
  * Launch. @p local may be NULL only for kernels that use no warp function
  * (the driver then picks). With @p event NULL the call waits for the kernel
  * to finish; otherwise it returns at once with an event the caller releases.
+ * The warp contract check (and the local backend's scratch argument) runs
+ * once per local size: a launch of the kernel's last checked local size
+ * does no work beyond the size checks and the enqueue. A kernel, like a
+ * cl_kernel, is used by one thread at a time.
  */
 CLWARP_EXPORT clwarp_status clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims,
                                                  const size_t *global, const size_t *local,
                                                  cl_event *event);
+
+/**
+ * Launch without waiting and without an event: the kernel is queued on the
+ * engine's queue (clwarp_engine_queue()) and runs in order with the
+ * commands around it there. Wait with clFinish() on that queue, or with a
+ * blocking read. Errors that the driver reports only when the kernel runs
+ * surface at that wait.
+ */
+CLWARP_EXPORT clwarp_status clwarp_kernel_enqueue(clwarp_kernel *kernel, unsigned dims,
+                                                  const size_t *global, const size_t *local);
 
 /* ---------------------------------------------------------------- buffers */
 
