@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "algo.h"
+#include "buildmemo.h"
 #include "device.h"
 #include "error.h"
 #include "program.h"
@@ -139,6 +140,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 	if (!e)
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	pthread_mutex_init(&e->programs_lock, NULL);
+	pthread_mutex_init(&e->memo_lock, NULL);
 	pthread_mutex_init(&e->backend_lock, NULL);
 	pthread_mutex_init(&e->algorithms_lock, NULL);
 	status = engine_configure(e, options, device_spec, &cache_max);
@@ -264,6 +266,7 @@ clwarp_engine_free(clwarp_engine *e)
 	if (!e)
 		return;
 	algorithms_free(e);
+	buildmemo_free_all(e);
 	program_free_all(e);
 	if (e->queue)
 		clReleaseCommandQueue(e->queue);
@@ -272,6 +275,7 @@ clwarp_engine_free(clwarp_engine *e)
 	device_info_clear(&e->info);
 	diskcache_close(&e->disk);
 	pthread_mutex_destroy(&e->programs_lock);
+	pthread_mutex_destroy(&e->memo_lock);
 	pthread_mutex_destroy(&e->backend_lock);
 	pthread_mutex_destroy(&e->algorithms_lock);
 	free(e);

@@ -54,6 +54,9 @@ struct clwarp_engine {
 	pthread_mutex_t programs_lock;   /* guards `programs` */
 	struct clwarp_program *programs; /* the in-memory program cache */
 
+	pthread_mutex_t memo_lock;       /* guards `memo` */
+	struct build_memo *memo;         /* repeated build requests (src/buildmemo.c) */
+
 	pthread_mutex_t backend_lock;    /* guards the backend fields below */
 	clwarp_backend requested_backend;
 	unsigned requested_warp_size;    /* local backend width */

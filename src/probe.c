@@ -109,7 +109,7 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 	unsigned w = config->warp_size;
 
 	if (program_build_flags(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL,
-				config, PROGRAM_BUILD_MEMORY_ONLY, &prog, NULL) != CLWARP_OK) {
+				config, PROGRAM_BUILD_MEMORY_ONLY, NULL, &prog, NULL) != CLWARP_OK) {
 		snprintf(why, why_size, "%s", clwarp_last_error());
 		return false;
 	}

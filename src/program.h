@@ -4,6 +4,7 @@
 #define CLWARP_PROGRAM_H
 
 #include "engine.h"
+#include "filestamp.h"
 
 /*
  * Build `text` for the engine's device with warp backend `config`. `name`
@@ -22,10 +23,13 @@ enum program_build_flag {
 	PROGRAM_BUILD_MEMORY_ONLY = 1u << 0,
 };
 
+/* With `stamps`, every file the include search read or looked for is
+ * stamped there (filestamp.h). */
 clwarp_status program_build_flags(clwarp_engine *engine, const char *text, const char *name,
 				  const char *dir, const char *options,
 				  const struct backend_config *config, unsigned flags,
-				  clwarp_program **program, clwarp_build_info *info);
+				  struct file_stamps *stamps, clwarp_program **program,
+				  clwarp_build_info *info);
 
 /* Release every program of the engine (at engine teardown). */
 void program_free_all(clwarp_engine *engine);

@@ -28,6 +28,7 @@ struct expander {
 	bool uses_warp;
 	unsigned kernel_count;
 	uint64_t types_named;
+	struct file_stamps *stamps; /* NULL: none wanted */
 };
 
 /* Where the kernel-signature rewrite is, token by token. */
@@ -239,6 +240,8 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 			status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 			goto out;
 		}
+		if (ex->stamps)
+			file_stamps_add(ex->stamps, path);
 		if (read_file(path, &content, &size) == 0)
 			break;
 		err = errno;
@@ -514,13 +517,15 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 
 clwarp_status
 source_expand(const char *text, const char *name, const char *dir, const char *options,
-	      const struct source_rewrite *rewrite, struct source_result *result)
+	      const struct source_rewrite *rewrite, struct file_stamps *stamps,
+	      struct source_result *result)
 {
 	struct expander ex = { 0 };
 	clwarp_status status;
 
 	memset(result, 0, sizeof(*result));
 	ex.rewrite = rewrite;
+	ex.stamps = stamps;
 	if (options)
 		ex.types_named |= type_bits_in(options, options + strlen(options));
 	ex.out = &result->text;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "clwarp/clwarp.h"
+#include "filestamp.h"
 #include "util.h"
 
 /* What the active warp backend needs changed in every kernel signature. */
@@ -50,11 +51,12 @@ struct source_result {
  * #include is inlined, so the result covers every file the program reads
  * (that is what makes the cache key complete), and #line markers keep the
  * compiler's file names and line numbers the user's own. Angle-bracket
- * includes are left to the compiler.
+ * includes are left to the compiler. With `stamps`, every path an include
+ * search read or found missing is stamped there (filestamp.h).
  */
 clwarp_status source_expand(const char *text, const char *name, const char *dir,
 			    const char *options, const struct source_rewrite *rewrite,
-			    struct source_result *result);
+			    struct file_stamps *stamps, struct source_result *result);
 
 void source_result_free(struct source_result *result);
 
