@@ -603,19 +603,22 @@ struct call {
 	const struct backend_config *config;
 	struct algorithms *a;
 	struct algo_variant *v;
+	bool events;          /* launch with events: the caller wants one, or the queue is out of order */
 	cl_event last;
 	bool locked;
 };
 
 static clwarp_status
 call_begin(struct call *c, const char *fn, clwarp_engine *engine, enum algo_kind kind,
-	   clwarp_type type, clwarp_op op, int inclusive, const char *predicate)
+	   clwarp_type type, clwarp_op op, int inclusive, const char *predicate, const cl_event *event)
 {
 	clwarp_status status;
 
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
 	c->engine = engine;
+	/* A blocking call on an in-order queue waits with clFinish: no events. */
+	c->events = event || !engine->queue_in_order;
 	status = backend_resolve(engine, &c->config);
 	if (status != CLWARP_OK)
 		return status;
@@ -661,6 +664,8 @@ call_launch(struct call *c, unsigned which, size_t global, const char *sig, ...)
 			return set_cl_error(err, "clEnqueueBarrierWithWaitList");
 	}
 	global = (global + local - 1) / local * local;
+	if (!c->events)
+		return clwarp_kernel_enqueue(k, 1, &global, &local);
 	if (c->last) {
 		clReleaseEvent(c->last);
 		c->last = NULL;
@@ -668,12 +673,15 @@ call_launch(struct call *c, unsigned which, size_t global, const char *sig, ...)
 	return clwarp_kernel_launch(k, 1, &global, &local, &c->last);
 }
 
-/* Nothing to compute: an event all the same. */
+/* Nothing to compute: an event all the same, where one is wanted. */
 static clwarp_status
 call_marker(struct call *c)
 {
-	cl_int err = clEnqueueMarkerWithWaitList(c->engine->queue, 0, NULL, &c->last);
+	cl_int err;
 
+	if (!c->events)
+		return CLWARP_OK;
+	err = clEnqueueMarkerWithWaitList(c->engine->queue, 0, NULL, &c->last);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueMarkerWithWaitList");
 }
 
@@ -685,11 +693,18 @@ call_end(struct call *c, clwarp_status status, cl_event *event)
 
 	if (c->locked)
 		pthread_mutex_unlock(&c->engine->algorithms_lock);
-	if (status != CLWARP_OK || !c->last) {
+	if (status != CLWARP_OK) {
 		if (c->last)
 			clReleaseEvent(c->last);
 		return status;
 	}
+	if (!c->events) {
+		/* In order: everything this call queued is done when the queue is. */
+		err = clFinish(c->engine->queue);
+		return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, c->fn);
+	}
+	if (!c->last)
+		return CLWARP_OK;
 	if (event) {
 		*event = c->last;
 		return CLWARP_OK;
@@ -754,7 +769,7 @@ clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, 
 		status = check_buffer(fn, engine, result, "result", size);
 	if (status != CLWARP_OK)
 		return status;
-	status = call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL);
+	status = call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, event);
 	if (status == CLWARP_OK) {
 		size_t most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
 
@@ -794,7 +809,7 @@ clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive
 		status = check_buffer(fn, engine, out, "out", bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL);
+	status = call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, event);
 	if (status == CLWARP_OK && n == 0)
 		return call_end(&c, call_marker(&c), event);
 	if (status == CLWARP_OK) {
@@ -840,7 +855,7 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 				   "%s: `in`, `out` and `count` must be three different buffers", fn);
 	if (status != CLWARP_OK)
 		return status;
-	status = call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate);
+	status = call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, event);
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
@@ -909,7 +924,7 @@ rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 		status = check_buffer(fn, engine, out, "out", out_bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = call_begin(&c, fn, engine, kind, type, op, inclusive, NULL);
+	status = call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, event);
 	if (status == CLWARP_OK && out_bytes == 0)
 		return call_end(&c, call_marker(&c), event);
 	if (status == CLWARP_OK) {
