@@ -5,6 +5,8 @@
  * included, divided by BATCH); the forms take turns within every round, so
  * both sides of a ratio see the same machine state.
  *   launch-bench [BATCH [ROUNDS]]     (default 2000 and 9)
+ * Last, a whole clwarp_reduce of 1024 floats (with an event, and blocking)
+ * against the raw launch of the empty kernel in the same form.
  * The device is CLWARP_DEVICE's, as for every engine. */
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
@@ -19,15 +21,21 @@
 static const char *source = "kernel void empty(global int *out)\n"
 			    "{ if (warp_reduce_add(1) == 0) out[0] = 1; }\n";
 
-enum form { RAW_ASYNC, LIB_ASYNC, RAW_EVENT, LIB_EVENT, RAW_BLOCKING, LIB_BLOCKING, FORMS };
+enum form {
+	RAW_ASYNC, LIB_ASYNC, RAW_EVENT, LIB_EVENT, RAW_BLOCKING, LIB_BLOCKING,
+	REDUCE_EVENT, REDUCE_BLOCKING, FORMS
+};
 
 static const char *const form_names[FORMS] = {
 	"raw clEnqueueNDRangeKernel, no event", "clwarp_kernel_enqueue",
 	"raw enqueue + event release",          "clwarp_kernel_launch + event release",
 	"raw enqueue + clFinish",               "clwarp_kernel_launch (blocking)",
+	"clwarp_reduce, 1024 floats, event",    "clwarp_reduce, 1024 floats, blocking",
 };
 
 struct bench {
+	clwarp_engine *e;
+	cl_mem floats, sum;
 	clwarp_kernel *k;
 	cl_kernel raw;
 	cl_command_queue q;
@@ -67,6 +75,12 @@ one_launch(const struct bench *b, enum form f)
 		return clFinish(b->q);
 	case LIB_BLOCKING:
 		return clwarp_kernel_launch(b->k, 1, &b->global, &b->local, NULL);
+	case REDUCE_EVENT:
+		if (clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b->floats, 1024, b->sum, &ev))
+			return 1;
+		return clReleaseEvent(ev);
+	case REDUCE_BLOCKING:
+		return clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b->floats, 1024, b->sum, NULL);
 	default:
 		return 1;
 	}
@@ -103,11 +117,15 @@ main(int argc, char **argv)
 	    clwarp_program_kernel(p, "empty", &b.k) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(int), NULL, &out) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(b.k, 0, out) != CLWARP_OK ||
+	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, 1024 * sizeof(float), NULL, &b.floats) != CLWARP_OK ||
+	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(float), NULL, &b.sum) != CLWARP_OK ||
+	    clwarp_reduce(e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b.floats, 1024, b.sum, NULL) != CLWARP_OK ||
 	    /* the first launch sets the hidden scratch argument the raw calls reuse */
 	    clwarp_kernel_launch(b.k, 1, &b.global, &b.local, NULL) != CLWARP_OK) {
 		fprintf(stderr, "launch-bench: %s\n", clwarp_last_error());
 		return 1;
 	}
+	b.e = e;
 	b.raw = clwarp_kernel_cl(b.k);
 	b.q = clwarp_engine_queue(e);
 	for (int f = 0; f < FORMS; f++)
@@ -136,15 +154,24 @@ main(int argc, char **argv)
 	printf("%d rounds of %d launches of an empty warp kernel (global %zu, local %zu); medians\n\n",
 	       rounds, batch, b.global, b.local);
 	printf("%-40s %12s %12s\n", "form", "us/launch", "lib/raw");
-	for (int f = 0; f < FORMS; f++) {
+	for (int f = 0; f < REDUCE_EVENT; f++) {
 		if (f % 2 == 0)
 			printf("%-40s %12.3f\n", form_names[f], median[f]);
 		else
 			printf("%-40s %12.3f %12.3f\n", form_names[f], median[f], median[f] / median[f - 1]);
 	}
+	/* A whole algorithm call against one raw launch of the empty kernel:
+	 * the call's host work plus its kernel's run above the launch floor. */
+	printf("\n%-40s %12s %12s\n", "algorithm call", "us/call", "vs raw");
+	printf("%-40s %12.3f %12.3f\n", form_names[REDUCE_EVENT], median[REDUCE_EVENT],
+	       median[REDUCE_EVENT] / median[RAW_EVENT]);
+	printf("%-40s %12.3f %12.3f\n", form_names[REDUCE_BLOCKING], median[REDUCE_BLOCKING],
+	       median[REDUCE_BLOCKING] / median[RAW_BLOCKING]);
 	for (int f = 0; f < FORMS; f++)
 		free(us[f]);
 	clReleaseMemObject(out);
+	clReleaseMemObject(b.floats);
+	clReleaseMemObject(b.sum);
 	clwarp_kernel_free(b.k);
 	clwarp_engine_free(e);
 	return 0;
