@@ -1,9 +1,131 @@
-/* Device-wide algorithms (src/algorithms.c): the engine's per-engine state. */
+/* Device-wide algorithms: what src/algorithms.c (the public calls),
+ * src/algo_variants.c (per-engine state, temporaries, kernel builds) and
+ * src/algo_call.c (one call's launches) share. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_ALGO_H
 #define CLWARP_ALGO_H
 
+#include <stdbool.h>
+
 #include "engine.h"
+
+/*
+ * Tuning (defaults below; CLWARP_ALGO_TUNING overrides them for
+ * benchmarks, see tuning_parse). Work-group sizes are cut down to what the
+ * device allows. A scan tile is scan_wg work-items x scan_vectors vectors
+ * of 16 bytes, a compaction tile select_wg x select_vectors; the
+ * reduction runs reduce_groups work-groups of `wg` per compute unit, each
+ * work-item taking at least REDUCE_MIN_ITEMS elements with reduce_unroll
+ * vector loads in flight; rows of at most W whole vectors get a segment of
+ * a warp each, ROWS_SEG_STEPS steps of rows per work-group (see
+ * rows_call), other rows up to ROWS_WARP_MAX elements one warp each,
+ * longer ones a work-group of `wg`.
+ */
+struct algo_tuning {
+	unsigned wg;
+	unsigned scan_wg;
+	unsigned scan_vectors;
+	unsigned select_wg;
+	unsigned select_vectors;
+	unsigned reduce_groups;
+	unsigned reduce_unroll;
+	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
+};
+
+#define REDUCE_MIN_ITEMS 16u
+#define ROWS_WARP_MAX 256u
+#define ROWS_SEG_STEPS 4u
+/* Kernels per variant at most (rows: per warp, per work-group, per segment). */
+#define ALGO_KERNELS 3
+/* Look-back states are (epoch << 2) | state in 32 bits. */
+#define EPOCH_LIMIT (1u << 30)
+
+enum algo_kind {
+	ALGO_REDUCE,
+	ALGO_SCAN,
+	ALGO_COMPACT,
+	ALGO_PARTITION,
+	ALGO_ROWS_REDUCE,
+	ALGO_ROWS_SCAN,
+	ALGO_SOFTMAX,
+};
+
+struct algo_variant {
+	enum algo_kind kind;
+	clwarp_type type;
+	clwarp_op op;
+	int inclusive;
+	char *predicate;
+	size_t wg;             /* the work-group size its kernels are built for */
+	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile */
+	clwarp_kernel *kernels[ALGO_KERNELS];
+	struct algo_variant *next;
+};
+
+/* engine->algorithms; everything here is guarded by engine->algorithms_lock. */
+struct algorithms {
+	struct algo_variant *variants;
+	cl_mem counter;        /* one uint, 0 between launches */
+	cl_mem partials;       /* one value per reduce work-group */
+	size_t partials_bytes;
+	cl_mem tile_words;     /* look-back: one 64-bit state (+ value) word per tile */
+	size_t tile_words_bytes;
+	cl_mem tile_slots;     /* look-back: two value slots per tile (split protocol) */
+	size_t tile_slots_bytes;
+	cl_uint epoch;
+	cl_uint compute_units;
+	struct algo_tuning tuning;
+	size_t wg;             /* tuning.wg as the device allows (tuning's other work-group
+				  sizes are already cut down to what it allows) */
+	bool out_of_order;
+};
+
+struct type_desc {
+	const char *name;
+	size_t size;
+	const char *min_identity;  /* the identity of min: the largest value */
+	const char *max_identity;
+	bool is_float;
+};
+
+extern const struct type_desc algo_types[CLWARP_TYPE_DOUBLE + 1];
+extern const char *const algo_op_names[3];  /* add, min, max: clwarp_op */
+
+/*
+ * One call: resolve the backend, then under the lock build or find the
+ * kernels, size the temporaries, set arguments and enqueue. The lock makes
+ * the shared temporaries and kernel objects safe across threads; the
+ * engine's in-order queue runs the calls one after another.
+ */
+struct algo_call {
+	const char *fn;
+	clwarp_engine *engine;
+	const struct backend_config *config;
+	struct algorithms *a;
+	struct algo_variant *v;
+	bool events;          /* launch with events: the caller wants one, or the queue is out of order */
+	cl_event last;
+	bool locked;
+};
+
+/* src/algo_variants.c; callers hold engine->algorithms_lock. */
+clwarp_status algo_state_get(clwarp_engine *engine, const struct backend_config *config,
+			     struct algorithms **out);
+clwarp_status algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need);
+clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
+			       const struct backend_config *config, enum algo_kind kind,
+			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
+			       struct algo_variant **out);
+
+/* src/algo_call.c */
+clwarp_status algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine,
+			      enum algo_kind kind, clwarp_type type, clwarp_op op, int inclusive,
+			      const char *predicate, const cl_event *event);
+clwarp_status algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...);
+clwarp_status algo_call_marker(struct algo_call *c);
+clwarp_status algo_call_end(struct algo_call *c, clwarp_status status, cl_event *event);
+clwarp_status algo_lookback_prepare(struct algo_call *c, size_t tiles, size_t value_size,
+				    cl_uint *epoch);
 
 /* Release the algorithms' kernels and temporary buffers (at engine teardown). */
 void algorithms_free(clwarp_engine *engine);

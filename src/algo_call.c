@@ -1,0 +1,153 @@
+/* Device-wide algorithms: one call, from taking the lock to handing out its
+ * event. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "algo.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "backend.h"
+#include "error.h"
+
+/* ------------------------------------------------------------ launches */
+
+clwarp_status
+algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum algo_kind kind,
+		clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
+		const cl_event *event)
+{
+	clwarp_status status;
+
+	memset(c, 0, sizeof(*c));
+	c->fn = fn;
+	c->engine = engine;
+	/* A blocking call on an in-order queue waits with clFinish: no events. */
+	c->events = event || !engine->queue_in_order;
+	status = backend_resolve(engine, &c->config);
+	if (status != CLWARP_OK)
+		return status;
+	pthread_mutex_lock(&engine->algorithms_lock);
+	c->locked = true;
+	status = algo_state_get(engine, c->config, &c->a);
+	if (status == CLWARP_OK)
+		status = algo_variant_get(fn, engine, c->a, c->config, kind, type, op, inclusive, predicate,
+				     &c->v);
+	return status;
+}
+
+/* Arguments: 'b' cl_mem, 'l' cl_ulong, 'u' cl_uint. */
+clwarp_status
+algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...)
+{
+	clwarp_kernel *k = c->v->kernels[which];
+	size_t local = c->v->wg;
+	va_list ap;
+	clwarp_status status = CLWARP_OK;
+	cl_int err;
+
+	va_start(ap, sig);
+	for (unsigned i = 0; sig[i] && status == CLWARP_OK; i++) {
+		if (sig[i] == 'b') {
+			status = clwarp_kernel_set_arg_buffer(k, i, va_arg(ap, cl_mem));
+		} else if (sig[i] == 'l') {
+			cl_ulong x = va_arg(ap, cl_ulong);
+
+			status = clwarp_kernel_set_arg_scalar(k, i, sizeof(x), &x);
+		} else {
+			cl_uint x = va_arg(ap, cl_uint);
+
+			status = clwarp_kernel_set_arg_scalar(k, i, sizeof(x), &x);
+		}
+	}
+	va_end(ap);
+	if (status != CLWARP_OK)
+		return status;
+	if (c->a->out_of_order) {
+		err = clEnqueueBarrierWithWaitList(c->engine->queue, 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "clEnqueueBarrierWithWaitList");
+	}
+	global = (global + local - 1) / local * local;
+	if (!c->events)
+		return clwarp_kernel_enqueue(k, 1, &global, &local);
+	if (c->last) {
+		clReleaseEvent(c->last);
+		c->last = NULL;
+	}
+	return clwarp_kernel_launch(k, 1, &global, &local, &c->last);
+}
+
+/* Nothing to compute: an event all the same, where one is wanted. */
+clwarp_status
+algo_call_marker(struct algo_call *c)
+{
+	cl_int err;
+
+	if (!c->events)
+		return CLWARP_OK;
+	err = clEnqueueMarkerWithWaitList(c->engine->queue, 0, NULL, &c->last);
+	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueMarkerWithWaitList");
+}
+
+/* Unlock, then hand out the last event or wait for it. */
+clwarp_status
+algo_call_end(struct algo_call *c, clwarp_status status, cl_event *event)
+{
+	cl_int err;
+
+	if (c->locked)
+		pthread_mutex_unlock(&c->engine->algorithms_lock);
+	if (status != CLWARP_OK) {
+		if (c->last)
+			clReleaseEvent(c->last);
+		return status;
+	}
+	if (!c->events) {
+		/* In order: everything this call queued is done when the queue is. */
+		err = clFinish(c->engine->queue);
+		return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, c->fn);
+	}
+	if (!c->last)
+		return CLWARP_OK;
+	if (event) {
+		*event = c->last;
+		return CLWARP_OK;
+	}
+	err = clWaitForEvents(1, &c->last);
+	clReleaseEvent(c->last);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, c->fn);
+	return CLWARP_OK;
+}
+
+/* A fresh epoch for the look-back status words, and room for `tiles` tiles. */
+clwarp_status
+algo_lookback_prepare(struct algo_call *c, size_t tiles, size_t value_size, cl_uint *epoch)
+{
+	struct algorithms *a = c->a;
+	clwarp_status status;
+
+	if (tiles >= INT_MAX)
+		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu tiles are too many", c->fn, tiles);
+	status = algo_temp_reserve(c->engine, &a->tile_words, &a->tile_words_bytes,
+			      tiles * sizeof(cl_ulong));
+	if (status == CLWARP_OK)
+		status = algo_temp_reserve(c->engine, &a->tile_slots, &a->tile_slots_bytes,
+				      2 * tiles * value_size);
+	if (status != CLWARP_OK)
+		return status;
+	if (++a->epoch >= EPOCH_LIMIT) {
+		cl_uint zero = 0;
+		cl_int err = clEnqueueFillBuffer(c->engine->queue, a->tile_words, &zero,
+						 sizeof(zero), 0, a->tile_words_bytes, 0, NULL,
+						 NULL);
+
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "clEnqueueFillBuffer");
+		a->epoch = 1;
+	}
+	*epoch = a->epoch;
+	return CLWARP_OK;
+}

@@ -1,0 +1,406 @@
+/* Device-wide algorithms: the engine's algorithm state (tuning, temporary
+ * buffers) and the variants' programs and kernels. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "algo.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "kernels_embedded.h"
+#include "program.h"
+#include "util.h"
+
+/*
+ * Measured on an H100 with bench/tune-gpu.sh (docs/performance.md,
+ * "Tuning"): scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
+ * 1.11-1.15x at n >= 2^22; compaction tiles of 256 x 6 beat 128 x 8 by
+ * 1.04-1.10x there, and cost scans 2-7 %.
+ */
+static const struct algo_tuning default_tuning = {
+	.wg = 256,
+	.scan_wg = 128,
+	.scan_vectors = 8,
+	.select_wg = 256,
+	.select_vectors = 6,
+	.reduce_groups = 4,
+	.reduce_unroll = 4,
+	.packed_lookback = 1,
+};
+
+const struct type_desc algo_types[CLWARP_TYPE_DOUBLE + 1] = {
+	[CLWARP_TYPE_INT] = { "int", 4, "INT_MAX", "INT_MIN", false },
+	[CLWARP_TYPE_UINT] = { "uint", 4, "UINT_MAX", "0u", false },
+	[CLWARP_TYPE_LONG] = { "long", 8, "LONG_MAX", "LONG_MIN", false },
+	[CLWARP_TYPE_ULONG] = { "ulong", 8, "ULONG_MAX", "0ul", false },
+	[CLWARP_TYPE_FLOAT] = { "float", 4, "INFINITY", "-INFINITY", true },
+	[CLWARP_TYPE_DOUBLE] = { "double", 8, "(double)INFINITY", "-(double)INFINITY", true },
+};
+
+const char *const algo_op_names[3] = { "add", "min", "max" };
+
+/* ------------------------------------------------------------ engine state */
+
+/*
+ * CLWARP_ALGO_TUNING="key=value,..." with the keys of struct algo_tuning:
+ * for trying other tile and grid shapes in benchmarks (docs/algorithms.md)
+ * without rebuilding the library.
+ */
+static clwarp_status
+tuning_parse(const char *text, struct algo_tuning *t)
+{
+	static const struct {
+		const char *key;
+		size_t offset;
+		unsigned lo, hi;
+		bool power_of_two;
+	} keys[] = {
+		{ "wg", offsetof(struct algo_tuning, wg), 1, 1024, true },
+		{ "scan_wg", offsetof(struct algo_tuning, scan_wg), 1, 1024, true },
+		/* A tile lives in registers: 32 elements per work-item at most. */
+		{ "scan_vectors", offsetof(struct algo_tuning, scan_vectors), 1, 8, false },
+		{ "select_wg", offsetof(struct algo_tuning, select_wg), 1, 1024, true },
+		/* clwarp_select also keeps one bit per element in a uint. */
+		{ "select_vectors", offsetof(struct algo_tuning, select_vectors), 1, 8, false },
+		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
+		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
+		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
+	};
+	const char *p = text;
+
+	*t = default_tuning;
+	while (*p) {
+		size_t len = strcspn(p, "=,");
+		size_t k = 0;
+		unsigned long value;
+		char *end;
+
+		while (k < ARRAY_LENGTH(keys) &&
+		       !(strlen(keys[k].key) == len && strncmp(keys[k].key, p, len) == 0))
+			k++;
+		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback",
+					 text);
+		p += len + 1;
+		errno = 0;
+		value = strtoul(p, &end, 10);
+		if (end == p || errno || (*end && *end != ',') || value < keys[k].lo ||
+		    value > keys[k].hi || (keys[k].power_of_two && (value & (value - 1))))
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_ALGO_TUNING: %s must be %s from %u to %u", keys[k].key,
+					 keys[k].power_of_two ? "a power of two" : "a whole number",
+					 keys[k].lo, keys[k].hi);
+		*(unsigned *)((char *)t + keys[k].offset) = (unsigned)value;
+		p = *end ? end + 1 : end;
+	}
+	return CLWARP_OK;
+}
+
+/* `want` work-items, halved until the device takes them; not below a warp. */
+static clwarp_status
+fit_work_group(const clwarp_engine *engine, const struct backend_config *config, size_t want,
+	       size_t *wg)
+{
+	while (want > engine->info.max_work_group_size)
+		want /= 2;
+	if (want < config->warp_size)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 "the algorithms' work-groups (%zu work-items on %s) are narrower than its warps (%u)",
+				 want, engine->info.name, config->warp_size);
+	*wg = want;
+	return CLWARP_OK;
+}
+
+clwarp_status
+algo_state_get(clwarp_engine *engine, const struct backend_config *config,
+	       struct algorithms **out)
+{
+	struct algorithms *a = engine->algorithms;
+	cl_uint zero[16] = { 0 };
+	struct algo_tuning tuning = default_tuning;
+	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
+	size_t wg = 0, scan_wg = 0, select_wg = 0;
+	clwarp_status status = CLWARP_OK;
+	cl_int err;
+
+	if (a) {
+		*out = a;
+		return CLWARP_OK;
+	}
+	if (tuning_text)
+		status = tuning_parse(tuning_text, &tuning);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.wg, &wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.scan_wg, &scan_wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.select_wg, &select_wg);
+	if (status != CLWARP_OK)
+		return status;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	a->tuning = tuning;
+	a->tuning.scan_wg = (unsigned)scan_wg;
+	a->tuning.select_wg = (unsigned)select_wg;
+	a->wg = wg;
+	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),
+			      &a->compute_units, NULL);
+	if (err != CL_SUCCESS || a->compute_units == 0)
+		a->compute_units = 1;
+	a->out_of_order = !engine->queue_in_order;
+	a->counter = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+				    sizeof(zero), zero, &err);
+	if (err != CL_SUCCESS) {
+		free(a);
+		return set_cl_error(err, "creating the algorithms' counter");
+	}
+	engine->algorithms = a;
+	*out = a;
+	return CLWARP_OK;
+}
+
+/*
+ * Make *buf at least `need` bytes. A new buffer starts zeroed, every one,
+ * not only the look-back status words: values between work-groups move
+ * through atomics (atomic_xchg publishes them), and an atomic on a word no
+ * one has written reads it. The protocols never use that old value, but
+ * Oclgrind --uninitialized counts it as uninitialized data and then reports
+ * every partial and tile total that travels through the word. The zeros
+ * come from the host (CL_MEM_COPY_HOST_PTR): Oclgrind 21.10 does not count
+ * clEnqueueFillBuffer as initialising memory.
+ */
+clwarp_status
+algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need)
+{
+	size_t size = 4096;
+	void *zeros;
+	cl_mem mem;
+	cl_int err;
+
+	if (*buf && *have >= need)
+		return CLWARP_OK;
+	while (size < need)
+		size *= 2;
+	if (size > engine->info.max_alloc_size)
+		size = need;
+	zeros = calloc(1, size);
+	if (!zeros)
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	mem = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, size, zeros,
+			     &err);
+	free(zeros);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "creating a temporary buffer");
+	/* Kernels still queued keep the old one alive until they finish. */
+	if (*buf)
+		clReleaseMemObject(*buf);
+	*buf = mem;
+	*have = size;
+	return CLWARP_OK;
+}
+
+static void
+variant_free(struct algo_variant *v)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels); i++)
+		clwarp_kernel_free(v->kernels[i]);
+	free(v->predicate);
+	free(v);
+}
+
+void
+algorithms_free(clwarp_engine *engine)
+{
+	struct algorithms *a = engine->algorithms;
+
+	if (!a)
+		return;
+	while (a->variants) {
+		struct algo_variant *next = a->variants->next;
+
+		variant_free(a->variants);
+		a->variants = next;
+	}
+	if (a->counter)
+		clReleaseMemObject(a->counter);
+	if (a->partials)
+		clReleaseMemObject(a->partials);
+	if (a->tile_words)
+		clReleaseMemObject(a->tile_words);
+	if (a->tile_slots)
+		clReleaseMemObject(a->tile_slots);
+	free(a);
+	engine->algorithms = NULL;
+}
+
+/* ------------------------------------------------------------ kernel builds */
+
+/* A variant's kernels: call_launch's `which` indexes these (and v->kernels). */
+static const char *const kernel_names[][ALGO_KERNELS] = {
+	[ALGO_REDUCE] = { "clwarp_reduce", NULL },
+	[ALGO_SCAN] = { "clwarp_scan", NULL },
+	[ALGO_COMPACT] = { "clwarp_select", NULL },
+	[ALGO_PARTITION] = { "clwarp_select", "clwarp_reverse_tail" },
+	[ALGO_ROWS_REDUCE] = { "clwarp_rows_reduce_warp", "clwarp_rows_reduce_group",
+			       "clwarp_rows_reduce_seg" },
+	[ALGO_ROWS_SCAN] = { "clwarp_rows_scan_warp", "clwarp_rows_scan_group",
+			     "clwarp_rows_scan_seg" },
+	[ALGO_SOFTMAX] = { "clwarp_softmax_warp", "clwarp_softmax_group", "clwarp_softmax_seg" },
+};
+
+/* The program text of a variant: its defines, common.cl, then the kernels' file. */
+static void
+variant_source(const struct algo_variant *v, const struct backend_config *config,
+	       const struct algo_tuning *tuning, struct strbuf *out)
+{
+	const struct type_desc *t = &algo_types[v->type];
+	unsigned vec = (unsigned)(16 / t->size);
+	const char *op = algo_op_names[v->op];
+	const char *file, *body;
+
+	strbuf_printf(out, "#define T %s\n#define T_VEC %s%u\n#define VEC %u\n", t->name, t->name,
+		      vec, vec);
+	switch (v->op) {
+	case CLWARP_OP_ADD:
+		strbuf_puts(out, "#define ID ((T)0)\n#define OP(a, b) ((a) + (b))\n");
+		break;
+	case CLWARP_OP_MIN:
+	case CLWARP_OP_MAX:
+		strbuf_printf(out, "#define ID ((T)(%s))\n#define OP(a, b) %s%s((a), (b))\n",
+			      v->op == CLWARP_OP_MIN ? t->min_identity : t->max_identity,
+			      t->is_float ? "f" : "", op);
+		break;
+	}
+	strbuf_printf(out, "#define WARP_REDUCE(v) warp_reduce_%s(v)\n"
+			   "#define WARP_SCAN_EXCL(v) warp_scan_exclusive_%s(v)\n"
+			   "#define WG %zu\n#define ITEMS_K %u\n#define REDUCE_UNROLL %u\n",
+		      op, op, v->wg, v->vectors, tuning->reduce_unroll);
+	if (config->backend == CLWARP_BACKEND_NV)
+		strbuf_puts(out, "#define CLWARP_ALGO_WARP_LOOKBACK 1\n");
+	if (!tuning->packed_lookback)
+		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
+
+	switch (v->kind) {
+	case ALGO_REDUCE:
+		file = "reduce";
+		body = clwarp_kernel_algorithms_reduce;
+		break;
+	case ALGO_SCAN:
+	case ALGO_COMPACT:
+	case ALGO_PARTITION:
+		file = "scan";
+		body = clwarp_kernel_algorithms_scan;
+		if (v->kind == ALGO_SCAN)
+			strbuf_printf(out, "#define INCLUSIVE %d\n", v->inclusive ? 1 : 0);
+		else
+			strbuf_printf(out, "#define PRED_KIND %d\n", v->kind == ALGO_COMPACT ? 1 : 2);
+		break;
+	default:
+		file = "rows";
+		body = clwarp_kernel_algorithms_rows;
+		strbuf_printf(out, "#define ROWS_KIND %d\n#define INCLUSIVE %d\n#define SEG_STEPS %u\n",
+			      v->kind == ALGO_ROWS_REDUCE ? 1 : v->kind == ALGO_ROWS_SCAN ? 2 : 3,
+			      v->inclusive ? 1 : 0, ROWS_SEG_STEPS);
+		break;
+	}
+	strbuf_puts(out, "#line 1 \"clwarp/algorithms/common.cl\"\n");
+	strbuf_puts(out, clwarp_kernel_algorithms_common);
+	if (v->predicate) {
+		strbuf_puts(out, "\n#line 1 \"predicate\"\nCLWARP_INLINE int clwarp_pred(T x) { return (");
+		strbuf_puts(out, v->predicate);
+		strbuf_puts(out, ") ? 1 : 0; }\n");
+	}
+	strbuf_printf(out, "\n#line 1 \"clwarp/algorithms/%s.cl\"\n", file);
+	strbuf_puts(out, body);
+}
+
+/* The kernels of a variant, built once per engine (and cached like user programs). */
+clwarp_status
+algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
+	    const struct backend_config *config, enum algo_kind kind, clwarp_type type,
+	    clwarp_op op, int inclusive, const char *predicate, struct algo_variant **out)
+{
+	struct algo_variant *v;
+	struct strbuf text = { 0 };
+	clwarp_program *program = NULL;
+	char name[64];
+	clwarp_status status;
+
+	inclusive = inclusive ? 1 : 0;
+	for (v = a->variants; v; v = v->next) {
+		if (v->kind == kind && v->type == type && v->op == op && v->inclusive == inclusive &&
+		    (v->predicate ? streq(v->predicate, predicate) : !predicate)) {
+			*out = v;
+			return CLWARP_OK;
+		}
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v || (predicate && !(v->predicate = strdup(predicate)))) {
+		free(v);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	v->kind = kind;
+	v->type = type;
+	v->op = op;
+	v->inclusive = inclusive;
+	if (kind == ALGO_SCAN) {
+		v->wg = a->tuning.scan_wg;
+		v->vectors = a->tuning.scan_vectors;
+	} else if (kind == ALGO_COMPACT || kind == ALGO_PARTITION) {
+		v->wg = a->tuning.select_wg;
+		v->vectors = a->tuning.select_vectors;
+	} else {
+		v->wg = a->wg;
+		v->vectors = 1;  /* unused */
+	}
+	variant_source(v, config, &a->tuning, &text);
+	if (text.failed) {
+		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl",
+		 kind == ALGO_REDUCE ? "reduce" : kind <= ALGO_PARTITION ? "scan" : "rows");
+	status = program_build(engine, text.data, name, ".", NULL, config, &program, NULL);
+	if (status != CLWARP_OK) {
+		char *why = xstrdup(clwarp_last_error());
+
+		if (predicate)
+			set_error(status, "%s: predicate \"%s\" does not compile for %s: %s", fn,
+				  predicate, algo_types[type].name, why ? why : "");
+		else
+			set_error(status, "%s: building its kernels: %s", fn, why ? why : "");
+		free(why);
+		goto fail;
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && kernel_names[kind][i]; i++) {
+		size_t max_wg = 0;
+
+		status = clwarp_program_kernel(program, kernel_names[kind][i], &v->kernels[i]);
+		if (status != CLWARP_OK)
+			goto fail;
+		if (clGetKernelWorkGroupInfo(clwarp_kernel_cl(v->kernels[i]), engine->device,
+					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
+					     NULL) == CL_SUCCESS &&
+		    max_wg < v->wg) {
+			status = set_error(CLWARP_ERROR_TOO_LARGE,
+					   "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
+					   fn, kernel_names[kind][i], max_wg, engine->info.name, v->wg);
+			goto fail;
+		}
+	}
+	strbuf_free(&text);
+	v->next = a->variants;
+	a->variants = v;
+	*out = v;
+	return CLWARP_OK;
+fail:
+	strbuf_free(&text);
+	variant_free(v);
+	return status;
+}
