@@ -43,7 +43,7 @@ warp_of(clwarp_engine *e)
 	return w;
 }
 
-/* Elements per tile (default_tuning in src/algorithms.c): scan 128 work-items x 8 vectors of 16
+/* Elements per tile (default_tuning in src/algo_variants.c): scan 128 work-items x 8 vectors of 16
  * bytes, compaction and partition (select) 256 x 6. */
 static size_t
 tile_of(clwarp_engine *e, clwarp_type t, bool select)

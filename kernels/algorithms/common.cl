@@ -1,6 +1,6 @@
 /* libclwarp algorithms: helpers shared by reduce.cl, scan.cl and rows.cl.
  *
- * The library puts these defines before this file (see src/algorithms.c):
+ * The library puts these defines before this file (see variant_source in src/algo_variants.c):
  *   T, T_VEC, VEC          element type, its VEC-wide vector type, VEC
  *   ID                     the identity of OP
  *   OP(a, b)               the combining operation
