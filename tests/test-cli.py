@@ -390,7 +390,23 @@ class CliTest(unittest.TestCase):
     def test_build_failure(self):
         err = self.usage_error("-a", "out:int[4]", "bad.cl", status=1)
         self.assertRegex(err, r"bad\.cl:3:")
-        self.assertIn("undefined_thing", err)
+        # Said once, and only clwarp-run's own lines: the compiler's log and
+        # whatever the driver printed itself ("1 error generated.") wait for -v.
+        self.assertEqual(err.count("undefined_thing"), 1, err)
+        for line in err.splitlines():
+            self.assertTrue(line.startswith("clwarp-run: "), "a line not clwarp-run's: %r" % line)
+        self.assertIn("-v adds the compiler's log", err)
+        # -v: the compiler's log too.
+        rc, _, err = self.run_cli("-v", "-a", "out:int[4]", "bad.cl")
+        self.assertEqual(rc, 1)
+        self.assertGreaterEqual(err.count("undefined_thing"), 2, err)
+        # --json: the message, the log and the driver's output as fields.
+        rc, out, _ = self.run_cli("--json", "-a", "out:int[4]", "bad.cl")
+        self.assertEqual(rc, 1)
+        doc = json.loads(out)
+        self.assertIn("bad.cl:3:", doc["error"])
+        self.assertIn("undefined_thing", doc["build_log"])
+        self.assertIn("driver_output", doc)
 
     def test_buffer_too_large(self):
         # Over 1 TiB (or overflowing): a usage error.

@@ -1,6 +1,7 @@
 /* clwarp-run: build and run one OpenCL C kernel from the command line. */
 /* SPDX-License-Identifier: MIT */
 #include "argspec.h"
+#include "build-step.h"
 #include "check.h"
 #include "elemtype.h"
 #include "kernel-file.h"
@@ -778,6 +779,7 @@ run(struct run_state *s, int argc, char **argv)
 	unsigned dims;
 	size_t global[3] = { 1, 1, 1 }, local[3] = { 1, 1, 1 };
 	bool has_local;
+	char *driver_output = NULL;
 
 	rc = parse_options(argc, argv, &s->cli, NULL, NULL);
 	if (rc)
@@ -911,24 +913,21 @@ run(struct run_state *s, int argc, char **argv)
 		error_msg("out of memory");
 		return EXIT_RUNTIME;
 	}
-	status = clwarp_program_build_file(s->engine, s->kf.path, s->build_options, &prog, &s->info);
-	if (status != CLWARP_OK) {
-		const char *msg = clwarp_last_error();
-
-		if (msg && *msg)
-			error_msg("%s", msg);
-		else
-			error_msg("build of %s failed: %s", s->kf.path, clwarp_status_to_str(status));
-		rc = EXIT_RUNTIME;
-		if (s->info.log && *s->info.log) {
-			size_t n = strlen(s->info.log);
-
-			fputs(s->info.log, stderr);
-			if (s->info.log[n - 1] != '\n')
-				fputc('\n', stderr);
-		}
-		return rc;
+	if (o->verbose) {
+		/* the driver's output as it happens, among the library's debug log */
+		status = clwarp_program_build_file(s->engine, s->kf.path, s->build_options, &prog,
+						   &s->info);
+	} else {
+		status = build_step(s->engine, s->kf.path, s->build_options, &prog, &s->info,
+				    &driver_output);
 	}
+	if (status != CLWARP_OK) {
+		build_step_report_failure(s->kf.path, status, &s->info, driver_output, o->verbose,
+					  o->json);
+		free(driver_output);
+		return EXIT_RUNTIME;
+	}
+	free(driver_output);
 
 	/* The kernel. */
 	size_t kcount = clwarp_program_kernel_count(prog);
