@@ -1046,13 +1046,29 @@ START_TEST(test_tuning)
 }
 END_TEST
 
-/* CLWARP_TEST_ONLY=name[,name...]: run only those tests (for slow runs under Oclgrind). */
+/*
+ * CLWARP_TEST_ONLY=name[,name...]: run only those tests (CI retries the
+ * failed ones). CLWARP_TEST_SHARD=K/N: run the tests whose place in main()'s
+ * list is K modulo N, so N processes side by side run every test once
+ * (CI's Oclgrind step).
+ */
 static bool
 wanted(const char *name)
 {
+	static unsigned place;
 	const char *only = getenv("CLWARP_TEST_ONLY");
+	const char *shard = getenv("CLWARP_TEST_SHARD");
 	size_t len = strlen(name);
+	unsigned index, count, mine = place++;
 
+	if (shard && *shard) {
+		if (sscanf(shard, "%u/%u", &index, &count) != 2 || count == 0 || index >= count) {
+			fprintf(stderr, "CLWARP_TEST_SHARD=%s: expected K/N with 0 <= K < N\n", shard);
+			exit(EXIT_FAILURE);
+		}
+		if (mine % count != index)
+			return false;
+	}
 	if (!only || !*only)
 		return true;
 	for (const char *p = only; *p;) {
