@@ -23,6 +23,8 @@ test_tmpdir(void)
 	const char *base = getenv("CLWARP_TEST_TMPDIR");
 	char *path = malloc(4096);
 
+	if (!path)
+		abort();
 	if (!base || !*base)
 		base = "/tmp";
 	mkdir(base, 0700);
@@ -47,6 +49,8 @@ test_write_file(const char *dir, const char *name, const char *text)
 	char *path = malloc(4096);
 	FILE *f;
 
+	if (!path || !dir)
+		abort();
 	snprintf(path, 4096, "%s/%s", dir, name);
 	/* mkdir -p of the file's folder */
 	for (char *slash = strchr(path + strlen(dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
