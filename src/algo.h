@@ -48,6 +48,7 @@ enum algo_kind {
 	ALGO_ROWS_REDUCE,
 	ALGO_ROWS_SCAN,
 	ALGO_SOFTMAX,
+	ALGO_SORT,
 };
 
 struct algo_variant {
@@ -56,8 +57,10 @@ struct algo_variant {
 	clwarp_op op;
 	int inclusive;
 	char *predicate;
+	int value_type;        /* sort: the values' clwarp_type, -1 for keys only */
 	size_t wg;             /* the work-group size its kernels are built for */
-	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile */
+	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile;
+				  sort: SORT_ITEMS, keys per work-item */
 	clwarp_kernel *kernels[ALGO_KERNELS];
 	struct algo_variant *next;
 };
@@ -72,6 +75,12 @@ struct algorithms {
 	size_t tile_words_bytes;
 	cl_mem tile_slots;     /* look-back: two value slots per tile (split protocol) */
 	size_t tile_slots_bytes;
+	cl_mem sort_bins;      /* sort: digit counts, then offsets, per pass (sort.cl) */
+	size_t sort_bins_bytes;
+	cl_mem sort_keys;      /* sort: the other half of the keys' double buffer */
+	size_t sort_keys_bytes;
+	cl_mem sort_values;
+	size_t sort_values_bytes;
 	cl_uint epoch;
 	cl_uint compute_units;
 	struct algo_tuning tuning;
@@ -108,6 +117,13 @@ struct algo_call {
 	bool locked;
 };
 
+/* src/algorithms.c: argument checks that name the call `fn`. */
+clwarp_status algo_check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type,
+				     clwarp_op op);
+clwarp_status algo_checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes);
+clwarp_status algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer,
+				const char *what, size_t need);
+
 /* src/algo_variants.c; callers hold engine->algorithms_lock. */
 clwarp_status algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 			     struct algorithms **out);
@@ -115,14 +131,15 @@ clwarp_status algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have
 clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 			       const struct backend_config *config, enum algo_kind kind,
 			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
-			       struct algo_variant **out);
+			       int value_type, struct algo_variant **out);
 
 /* src/algo_call.c */
 clwarp_status algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine,
 			      enum algo_kind kind, clwarp_type type, clwarp_op op, int inclusive,
-			      const char *predicate, const cl_event *event);
+			      const char *predicate, int value_type, const cl_event *event);
 clwarp_status algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...);
 clwarp_status algo_call_marker(struct algo_call *c);
+clwarp_status algo_call_copy(struct algo_call *c, cl_mem from, cl_mem to, size_t bytes);
 clwarp_status algo_call_end(struct algo_call *c, clwarp_status status, cl_event *event);
 clwarp_status algo_lookback_prepare(struct algo_call *c, size_t tiles, size_t value_size,
 				    cl_uint *epoch);

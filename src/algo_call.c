@@ -15,7 +15,7 @@
 
 clwarp_status
 algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum algo_kind kind,
-		clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
+		clwarp_type type, clwarp_op op, int inclusive, const char *predicate, int value_type,
 		const cl_event *event)
 {
 	clwarp_status status;
@@ -33,7 +33,7 @@ algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum
 	status = algo_state_get(engine, c->config, &c->a);
 	if (status == CLWARP_OK)
 		status = algo_variant_get(fn, engine, c->a, c->config, kind, type, op, inclusive, predicate,
-				     &c->v);
+					  value_type, &c->v);
 	return status;
 }
 
@@ -89,6 +89,30 @@ algo_call_marker(struct algo_call *c)
 		return CLWARP_OK;
 	err = clEnqueueMarkerWithWaitList(c->engine->queue, 0, NULL, &c->last);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueMarkerWithWaitList");
+}
+
+/* A copy between buffers, in the call's order of commands. */
+clwarp_status
+algo_call_copy(struct algo_call *c, cl_mem from, cl_mem to, size_t bytes)
+{
+	cl_event done = NULL;
+	cl_int err;
+
+	if (c->a->out_of_order) {
+		err = clEnqueueBarrierWithWaitList(c->engine->queue, 0, NULL, NULL);
+		if (err != CL_SUCCESS)
+			return set_cl_error(err, "clEnqueueBarrierWithWaitList");
+	}
+	err = clEnqueueCopyBuffer(c->engine->queue, from, to, 0, 0, bytes, 0, NULL,
+				  c->events ? &done : NULL);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clEnqueueCopyBuffer");
+	if (done) {
+		if (c->last)
+			clReleaseEvent(c->last);
+		c->last = done;
+	}
+	return CLWARP_OK;
 }
 
 /* Unlock, then hand out the last event or wait for it. */

@@ -235,6 +235,12 @@ algorithms_free(clwarp_engine *engine)
 		clReleaseMemObject(a->tile_words);
 	if (a->tile_slots)
 		clReleaseMemObject(a->tile_slots);
+	if (a->sort_bins)
+		clReleaseMemObject(a->sort_bins);
+	if (a->sort_keys)
+		clReleaseMemObject(a->sort_keys);
+	if (a->sort_values)
+		clReleaseMemObject(a->sort_values);
 	free(a);
 	engine->algorithms = NULL;
 }
@@ -252,7 +258,73 @@ static const char *const kernel_names[][ALGO_KERNELS] = {
 	[ALGO_ROWS_SCAN] = { "clwarp_rows_scan_warp", "clwarp_rows_scan_group",
 			     "clwarp_rows_scan_seg" },
 	[ALGO_SOFTMAX] = { "clwarp_softmax_warp", "clwarp_softmax_group", "clwarp_softmax_seg" },
+	[ALGO_SORT] = { "clwarp_sort_histogram", "clwarp_sort_offsets", "clwarp_sort_pass" },
 };
+
+/* The sort's key defines (sort.cl): the bits type and the kind of order. */
+static void
+sort_defines(const struct algo_variant *v, struct strbuf *out)
+{
+	const struct type_desc *t = &algo_types[v->type];
+	const char *kb = t->size == 8 ? "ulong" : "uint";
+	size_t stage = t->size;
+	int order = t->is_float ? 2 : (v->type == CLWARP_TYPE_INT || v->type == CLWARP_TYPE_LONG);
+
+	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
+			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
+			   "#define SORT_ITEMS %u\n",
+		      t->name, kb, 8 * t->size, t->name, kb, order, v->vectors);
+	if (v->value_type >= 0) {
+		size_t vsize = algo_types[v->value_type].size;
+
+		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", vsize == 8 ? "ulong" : "uint");
+		if (vsize > stage)
+			stage = vsize;
+	} else {
+		strbuf_puts(out, "#define VB uint\n");
+	}
+	strbuf_printf(out, "#define STAGE_T %s\n", stage == 8 ? "ulong" : "uint");
+}
+
+/* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
+ * local backend's scratch. */
+static size_t
+sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
+{
+	return 256 * (wg / warp_size) * 4 + wg * items * stage + (2 * 256 + 1) * 4 +
+	       (wg / warp_size) * 4 + 4 + wg * 8;
+}
+
+/* The sort's work-group and tile: 256 work-items (one per digit) and 16
+ * keys each, 8 for 8-byte keys or values, fewer where local memory is short. */
+static clwarp_status
+sort_shape(const clwarp_engine *engine, const struct algorithms *a,
+	   const struct backend_config *config, struct algo_variant *v)
+{
+	size_t stage = algo_types[v->type].size;
+	size_t wg = a->wg < 256 ? a->wg : 256;
+	unsigned items;
+
+	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
+		stage = algo_types[v->value_type].size;
+	items = stage == 8 ? 8 : 16;
+	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
+		if (items > 4)
+			items /= 2;
+		else if (wg / 2 >= config->warp_size && wg > 32)
+			wg /= 2;
+		else if (items > 1)
+			items /= 2;
+		else
+			return set_error(CLWARP_ERROR_TOO_LARGE,
+					 "sorting needs %zu bytes of local memory per work-group; %s has %llu",
+					 sort_local_bytes(wg, items, config->warp_size, stage),
+					 engine->info.name, (unsigned long long)engine->info.local_mem_size);
+	}
+	v->wg = wg;
+	v->vectors = items;
+	return CLWARP_OK;
+}
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
 static void
@@ -301,6 +373,11 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 		else
 			strbuf_printf(out, "#define PRED_KIND %d\n", v->kind == ALGO_COMPACT ? 1 : 2);
 		break;
+	case ALGO_SORT:
+		file = "sort";
+		body = clwarp_kernel_algorithms_sort;
+		sort_defines(v, out);
+		break;
 	default:
 		file = "rows";
 		body = clwarp_kernel_algorithms_rows;
@@ -324,7 +401,8 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 clwarp_status
 algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	    const struct backend_config *config, enum algo_kind kind, clwarp_type type,
-	    clwarp_op op, int inclusive, const char *predicate, struct algo_variant **out)
+	    clwarp_op op, int inclusive, const char *predicate, int value_type,
+	    struct algo_variant **out)
 {
 	struct algo_variant *v;
 	struct strbuf text = { 0 };
@@ -335,6 +413,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	inclusive = inclusive ? 1 : 0;
 	for (v = a->variants; v; v = v->next) {
 		if (v->kind == kind && v->type == type && v->op == op && v->inclusive == inclusive &&
+		    v->value_type == value_type &&
 		    (v->predicate ? streq(v->predicate, predicate) : !predicate)) {
 			*out = v;
 			return CLWARP_OK;
@@ -349,7 +428,12 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->type = type;
 	v->op = op;
 	v->inclusive = inclusive;
-	if (kind == ALGO_SCAN) {
+	v->value_type = value_type;
+	if (kind == ALGO_SORT) {
+		status = sort_shape(engine, a, config, v);
+		if (status != CLWARP_OK)
+			goto fail;
+	} else if (kind == ALGO_SCAN) {
 		v->wg = a->tuning.scan_wg;
 		v->vectors = a->tuning.scan_vectors;
 	} else if (kind == ALGO_COMPACT || kind == ALGO_PARTITION) {
@@ -365,7 +449,8 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl",
-		 kind == ALGO_REDUCE ? "reduce" : kind <= ALGO_PARTITION ? "scan" : "rows");
+		 kind == ALGO_REDUCE ? "reduce" : kind <= ALGO_PARTITION ? "scan" :
+		 kind == ALGO_SORT ? "sort" : "rows");
 	status = program_build(engine, text.data, name, ".", NULL, config, &program, NULL);
 	if (status != CLWARP_OK) {
 		char *why = xstrdup(clwarp_last_error());

@@ -17,8 +17,8 @@ clwarp_type_size(clwarp_type type)
 
 /* ------------------------------------------------------------ argument checks */
 
-static clwarp_status
-check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op)
+clwarp_status
+algo_check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op)
 {
 	if (!engine)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL engine", fn);
@@ -35,8 +35,8 @@ check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type, clwar
 }
 
 /* `count` elements of `size` bytes, or TOO_LARGE. */
-static clwarp_status
-checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes)
+clwarp_status
+algo_checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes)
 {
 	if (size && count > SIZE_MAX / size)
 		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu elements of %zu bytes overflow",
@@ -46,8 +46,8 @@ checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes)
 }
 
 /* A buffer of the engine's context holding at least `need` bytes. */
-static clwarp_status
-check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer, const char *what, size_t need)
+clwarp_status
+algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer, const char *what, size_t need)
 {
 	size_t size = 0;
 	cl_context context = NULL;
@@ -127,18 +127,18 @@ clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, 
 	clwarp_status status;
 
 	clear_error();
-	status = check_engine_type(fn, engine, type, op);
+	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
-	status = checked_bytes(fn, n, size, &bytes);
+	status = algo_checked_bytes(fn, n, size, &bytes);
 	if (status == CLWARP_OK && n > 0)
-		status = check_buffer(fn, engine, in, "in", bytes);
+		status = algo_check_buffer(fn, engine, in, "in", bytes);
 	if (status == CLWARP_OK)
-		status = check_buffer(fn, engine, result, "result", size);
+		status = algo_check_buffer(fn, engine, result, "result", size);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, event);
+	status = algo_call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, -1, event);
 	if (status == CLWARP_OK) {
 		size_t most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
 
@@ -167,18 +167,18 @@ clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive
 	clwarp_status status;
 
 	clear_error();
-	status = check_engine_type(fn, engine, type, op);
+	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
-	status = checked_bytes(fn, n, size, &bytes);
+	status = algo_checked_bytes(fn, n, size, &bytes);
 	if (status == CLWARP_OK && n > 0)
-		status = check_buffer(fn, engine, in, "in", bytes);
+		status = algo_check_buffer(fn, engine, in, "in", bytes);
 	if (status == CLWARP_OK && n > 0)
-		status = check_buffer(fn, engine, out, "out", bytes);
+		status = algo_check_buffer(fn, engine, out, "out", bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, event);
+	status = algo_call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, -1, event);
 	if (status == CLWARP_OK && n == 0)
 		return algo_call_end(&c, algo_call_marker(&c), event);
 	if (status == CLWARP_OK) {
@@ -203,7 +203,7 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 	clwarp_status status;
 
 	clear_error();
-	status = check_engine_type(fn, engine, type, CLWARP_OP_ADD);
+	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
 	if (status == CLWARP_OK)
 		status = check_predicate(fn, predicate);
 	if (status != CLWARP_OK)
@@ -212,19 +212,19 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 		return set_error(CLWARP_ERROR_TOO_LARGE,
 				 "%s: n = %zu; the count is a cl_uint, so n must be below 2^32", fn, n);
 	size = algo_types[type].size;
-	status = checked_bytes(fn, n, size, &bytes);
+	status = algo_checked_bytes(fn, n, size, &bytes);
 	if (status == CLWARP_OK && n > 0)
-		status = check_buffer(fn, engine, in, "in", bytes);
+		status = algo_check_buffer(fn, engine, in, "in", bytes);
 	if (status == CLWARP_OK && n > 0)
-		status = check_buffer(fn, engine, out, "out", bytes);
+		status = algo_check_buffer(fn, engine, out, "out", bytes);
 	if (status == CLWARP_OK)
-		status = check_buffer(fn, engine, count, "count", sizeof(cl_uint));
+		status = algo_check_buffer(fn, engine, count, "count", sizeof(cl_uint));
 	if (status == CLWARP_OK && n > 0 && (in == out || in == count || out == count))
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				   "%s: `in`, `out` and `count` must be three different buffers", fn);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, event);
+	status = algo_call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, -1, event);
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
@@ -275,25 +275,25 @@ rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 	clwarp_status status;
 
 	clear_error();
-	status = check_engine_type(fn, engine, type, op);
+	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	if (row_length > INT32_MAX)
 		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: rows of %zu elements are too long", fn,
 				 row_length);
 	size = algo_types[type].size;
-	status = checked_bytes(fn, rows, row_length, &elements);
+	status = algo_checked_bytes(fn, rows, row_length, &elements);
 	if (status == CLWARP_OK)
-		status = checked_bytes(fn, elements, size, &in_bytes);
+		status = algo_checked_bytes(fn, elements, size, &in_bytes);
 	if (status == CLWARP_OK)
-		status = checked_bytes(fn, kind == ALGO_ROWS_REDUCE ? rows : elements, size, &out_bytes);
+		status = algo_checked_bytes(fn, kind == ALGO_ROWS_REDUCE ? rows : elements, size, &out_bytes);
 	if (status == CLWARP_OK && in_bytes > 0)
-		status = check_buffer(fn, engine, in, "in", in_bytes);
+		status = algo_check_buffer(fn, engine, in, "in", in_bytes);
 	if (status == CLWARP_OK && out_bytes > 0)
-		status = check_buffer(fn, engine, out, "out", out_bytes);
+		status = algo_check_buffer(fn, engine, out, "out", out_bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, event);
+	status = algo_call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, -1, event);
 	if (status == CLWARP_OK && out_bytes == 0)
 		return algo_call_end(&c, algo_call_marker(&c), event);
 	if (status == CLWARP_OK) {

@@ -17,5 +17,6 @@ extern const char clwarp_kernel_algorithms_common[];
 extern const char clwarp_kernel_algorithms_reduce[];
 extern const char clwarp_kernel_algorithms_scan[];
 extern const char clwarp_kernel_algorithms_rows[];
+extern const char clwarp_kernel_algorithms_sort[];
 
 #endif

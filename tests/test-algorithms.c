@@ -1046,48 +1046,6 @@ START_TEST(test_tuning)
 }
 END_TEST
 
-/*
- * CLWARP_TEST_ONLY=name[,name...]: run only those tests (CI retries the
- * failed ones). CLWARP_TEST_SHARD=K/N: run the tests whose place in main()'s
- * list is K modulo N, so N processes side by side run every test once
- * (CI's Oclgrind step).
- */
-static bool
-wanted(const char *name)
-{
-	static unsigned place;
-	const char *only = getenv("CLWARP_TEST_ONLY");
-	const char *shard = getenv("CLWARP_TEST_SHARD");
-	size_t len = strlen(name);
-	unsigned index, count, mine = place++;
-
-	if (shard && *shard) {
-		if (sscanf(shard, "%u/%u", &index, &count) != 2 || count == 0 || index >= count) {
-			fprintf(stderr, "CLWARP_TEST_SHARD=%s: expected K/N with 0 <= K < N\n", shard);
-			exit(EXIT_FAILURE);
-		}
-		if (mine % count != index)
-			return false;
-	}
-	if (!only || !*only)
-		return true;
-	for (const char *p = only; *p;) {
-		const char *end = strchr(p, ',');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-
-		if (n == len && strncmp(p, name, len) == 0)
-			return true;
-		p += n + (end != NULL);
-	}
-	return false;
-}
-
-#define ADD_TEST(tc, t)                      \
-	do {                                 \
-		if (wanted(#t))              \
-			tcase_add_test(tc, t); \
-	} while (0)
-
 int
 main(void)
 {
@@ -1110,7 +1068,7 @@ main(void)
 	ADD_TEST(tc, test_segmented);
 	ADD_TEST(tc, test_segmented_short);
 	ADD_TEST(tc, test_softmax);
-	if (wanted("test_local_widths"))
+	if (test_wanted("test_local_widths"))
 		tcase_add_loop_test(tc, test_local_widths, 0, 2);
 	ADD_TEST(tc, test_threads);
 	return test_main(s);

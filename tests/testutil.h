@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,6 +198,48 @@ test_suite_with_timeout(const char *name, TCase **tc)
 	suite_add_tcase(s, *tc);
 	return s;
 }
+
+/*
+ * CLWARP_TEST_ONLY=name[,name...]: run only those tests (CI retries the
+ * failed ones). CLWARP_TEST_SHARD=K/N: run the tests whose place in main()'s
+ * list is K modulo N, so N processes side by side run every test once
+ * (CI's Oclgrind step). A test that is not wanted is not added at all.
+ */
+static inline bool
+test_wanted(const char *name)
+{
+	static unsigned place;
+	const char *only = getenv("CLWARP_TEST_ONLY");
+	const char *shard = getenv("CLWARP_TEST_SHARD");
+	size_t len = strlen(name);
+	unsigned index, count, mine = place++;
+
+	if (shard && *shard) {
+		if (sscanf(shard, "%u/%u", &index, &count) != 2 || count == 0 || index >= count) {
+			fprintf(stderr, "CLWARP_TEST_SHARD=%s: expected K/N with 0 <= K < N\n", shard);
+			exit(EXIT_FAILURE);
+		}
+		if (mine % count != index)
+			return false;
+	}
+	if (!only || !*only)
+		return true;
+	for (const char *p = only; *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n == len && strncmp(p, name, len) == 0)
+			return true;
+		p += n + (end != NULL);
+	}
+	return false;
+}
+
+#define ADD_TEST(tc, t)                      \
+	do {                                 \
+		if (test_wanted(#t))              \
+			tcase_add_test(tc, t); \
+	} while (0)
 
 static inline int
 test_main(Suite *s)

@@ -1,0 +1,153 @@
+// cub::DeviceRadixSort per size: the CUDA counterpart of sort-bench.c.
+// SPDX-License-Identifier: MIT
+//
+// Usage: cub-sort-bench [--min-log2 N] [--max-log2 N] [--reps R] [--tsv FILE]
+//
+// The same keys as sort-bench (splitmix64 from seed 42 + log2), the same
+// cases, timed with cudaEvents recorded on the stream around the sort
+// call (the input restored by a device copy before each repetition, not
+// timed). CUB sorts from one buffer into another (its fastest form); the
+// temporary storage is allocated once per size. TSV rows: device backend
+// op type n median_ms mkeys_per_s, backend "cub".
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(x)                                                                          \
+	do {                                                                              \
+		cudaError_t e_ = (x);                                                     \
+		if (e_ != cudaSuccess) {                                                  \
+			fprintf(stderr, "cub-sort-bench: %s: %s\n", #x, cudaGetErrorString(e_)); \
+			exit(1);                                                          \
+		}                                                                         \
+	} while (0)
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+template <typename K> static K make_key(uint64_t x);
+template <> uint32_t make_key<uint32_t>(uint64_t x) { return (uint32_t)x; }
+template <> uint64_t make_key<uint64_t>(uint64_t x) { return x; }
+template <> float make_key<float>(uint64_t x) { return (float)((double)(int64_t)x * 0x1p-40); }
+
+template <typename K>
+static double run(const char *op, const char *type, bool pairs, int log2n, int reps, FILE *tsv,
+		  const char *device)
+{
+	size_t n = (size_t)1 << log2n;
+	std::vector<K> h(n);
+	std::vector<uint32_t> hv(n);
+	uint64_t rng = 42 + (uint64_t)log2n;
+	for (size_t i = 0; i < n; i++) {
+		h[i] = make_key<K>(splitmix(&rng));
+		hv[i] = (uint32_t)i;
+	}
+	K *pk, *k_in, *k_out;
+	uint32_t *v_in = nullptr, *v_out = nullptr, *pv = nullptr;
+	CHECK(cudaMalloc(&pk, n * sizeof(K)));
+	CHECK(cudaMalloc(&k_in, n * sizeof(K)));
+	CHECK(cudaMalloc(&k_out, n * sizeof(K)));
+	CHECK(cudaMemcpy(pk, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
+	if (pairs) {
+		CHECK(cudaMalloc(&pv, n * 4));
+		CHECK(cudaMalloc(&v_in, n * 4));
+		CHECK(cudaMalloc(&v_out, n * 4));
+		CHECK(cudaMemcpy(pv, hv.data(), n * 4, cudaMemcpyHostToDevice));
+	}
+	size_t temp_bytes = 0;
+	void *temp = nullptr;
+	if (pairs)
+		CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, v_in, v_out, (int)n));
+	else
+		CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k_in, k_out, (int)n));
+	CHECK(cudaMalloc(&temp, temp_bytes));
+	cudaEvent_t a, b;
+	CHECK(cudaEventCreate(&a));
+	CHECK(cudaEventCreate(&b));
+	int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
+	std::vector<double> t;
+	for (int i = -1; i < r; i++) {
+		CHECK(cudaMemcpy(k_in, pk, n * sizeof(K), cudaMemcpyDeviceToDevice));
+		if (pairs)
+			CHECK(cudaMemcpy(v_in, pv, n * 4, cudaMemcpyDeviceToDevice));
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaEventRecord(a));
+		if (pairs)
+			CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k_in, k_out, v_in, v_out, (int)n));
+		else
+			CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, k_in, k_out, (int)n));
+		CHECK(cudaEventRecord(b));
+		CHECK(cudaEventSynchronize(b));
+		float ms = 0;
+		CHECK(cudaEventElapsedTime(&ms, a, b));
+		if (i >= 0)   // the first run warms up
+			t.push_back(ms);
+	}
+	std::vector<K> out(n);
+	CHECK(cudaMemcpy(out.data(), k_out, n * sizeof(K), cudaMemcpyDeviceToHost));
+	std::sort(h.begin(), h.end());
+	if (memcmp(out.data(), h.data(), n * sizeof(K)) != 0) {
+		fprintf(stderr, "cub-sort-bench: %s %s 2^%d: wrong result\n", op, type, log2n);
+		exit(1);
+	}
+	std::sort(t.begin(), t.end());
+	double med = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+	printf("%-10s %-6s %5d %12.4f %12.1f\n", op, type, log2n, med, (double)n / med * 1e-3);
+	if (tsv)
+		fprintf(tsv, "%s\tcub\t%s\t%s\t%zu\t%.6f\t%.3f\n", device, op, type, n, med,
+			(double)n / med * 1e-3);
+	cudaFree(pk);
+	cudaFree(k_in);
+	cudaFree(k_out);
+	cudaFree(pv);
+	cudaFree(v_in);
+	cudaFree(v_out);
+	cudaFree(temp);
+	cudaEventDestroy(a);
+	cudaEventDestroy(b);
+	return med;
+}
+
+int main(int argc, char **argv)
+{
+	int min_log2 = 16, max_log2 = 26, reps = 20;
+	FILE *tsv = nullptr;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--min-log2"))
+			min_log2 = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--max-log2"))
+			max_log2 = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--reps"))
+			reps = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--tsv") && !(tsv = fopen(argv[i + 1], "w"))) {
+			perror(argv[i + 1]);
+			return 1;
+		}
+	}
+	cudaDeviceProp prop;
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	printf("device: %s (CUB %d.%d.%d)\n", prop.name, CUB_VERSION / 100000,
+	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
+	printf("%-10s %-6s %5s %12s %12s\n", "op", "type", "log2", "median ms", "Mkeys/s");
+	for (int l = min_log2; l <= max_log2; l += 2)
+		run<uint32_t>("sort_keys", "uint", false, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2; l += 2)
+		run<float>("sort_keys", "float", false, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2; l += 2)
+		run<uint32_t>("sort_pairs", "uint", true, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2; l += 2)
+		run<uint64_t>("sort_keys", "ulong", false, l, reps, tsv, prop.name);
+	if (tsv)
+		fclose(tsv);
+	return 0;
+}

@@ -1,0 +1,296 @@
+/* Radix sort throughput: clwarp_sort_keys / clwarp_sort_pairs per size,
+ * with a host qsort beside it on CPU devices. */
+/* SPDX-License-Identifier: MIT */
+/*
+ * Usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
+ *                   [--reps R] [--host] [--tsv FILE]
+ *
+ * Each repetition restores the unsorted input with a device copy, then
+ * times the sort alone: OpenCL profiling from a marker enqueued just
+ * before the call to the end of its last command (the engine's queue has
+ * CLWARP_ENGINE_PROFILING), as algorithms-bench does; cub-sort-bench.cu
+ * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
+ * --host adds qsort of the same keys (median of 3), the CPU baseline.
+ * TSV rows: device backend op type n median_ms mkeys_per_s.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <clwarp/algorithms.h>
+
+struct sort_case {
+	const char *op;
+	clwarp_type key;
+	int value;   /* -1: keys only */
+};
+
+static const struct sort_case cases[] = {
+	{ "sort_keys", CLWARP_TYPE_UINT, -1 },
+	{ "sort_keys", CLWARP_TYPE_FLOAT, -1 },
+	{ "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT },
+	{ "sort_keys", CLWARP_TYPE_ULONG, -1 },
+};
+
+static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
+
+static void
+die(const char *what, clwarp_status s)
+{
+	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	exit(1);
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int
+by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), by_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static uint64_t
+splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static cl_ulong
+stamp(cl_event ev, cl_profiling_info what)
+{
+	cl_ulong t = 0;
+
+	clGetEventProfilingInfo(ev, what, sizeof(t), &t, NULL);
+	return t;
+}
+
+/* One timed sort of `keys` (and `values`), restored from the pristine copies first. */
+static double
+timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_mem keys,
+	   cl_mem pristine_v, cl_mem values, size_t n)
+{
+	cl_command_queue q = clwarp_engine_queue(e);
+	size_t ks = clwarp_type_size(c->key);
+	cl_event mark = NULL, last = NULL;
+	clwarp_status s;
+	double ms;
+
+	clEnqueueCopyBuffer(q, pristine_k, keys, 0, 0, n * ks, 0, NULL, NULL);
+	if (c->value >= 0)
+		clEnqueueCopyBuffer(q, pristine_v, values, 0, 0, n * 4, 0, NULL, NULL);
+	clFinish(q);
+	clEnqueueMarkerWithWaitList(q, 0, NULL, &mark);
+	clFlush(q);
+	if (c->value >= 0)
+		s = clwarp_sort_pairs(e, c->key, keys, (clwarp_type)c->value, values, n, 0, &last);
+	else
+		s = clwarp_sort_keys(e, c->key, keys, n, 0, &last);
+	if (s != CLWARP_OK)
+		die(c->op, s);
+	clFinish(q);
+	ms = (double)(stamp(last, CL_PROFILING_COMMAND_END) - stamp(mark, CL_PROFILING_COMMAND_END)) * 1e-6;
+	clReleaseEvent(mark);
+	clReleaseEvent(last);
+	return ms;
+}
+
+/* The sorted keys, checked on the host for order (uint and ulong as
+ * unsigned, float by value, NaN-free data). */
+static void
+check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, size_t n)
+{
+	size_t ks = clwarp_type_size(c->key);
+	uint8_t *h = malloc(n * ks);
+
+	if (!h || clwarp_buffer_read(e, keys, 0, n * ks, h) != CLWARP_OK) {
+		fprintf(stderr, "sort-bench: reading the result failed\n");
+		exit(1);
+	}
+	for (size_t i = 1; i < n; i++) {
+		int bad = c->key == CLWARP_TYPE_FLOAT ? ((float *)h)[i - 1] > ((float *)h)[i]
+			  : ks == 4 ? ((uint32_t *)h)[i - 1] > ((uint32_t *)h)[i]
+				    : ((uint64_t *)h)[i - 1] > ((uint64_t *)h)[i];
+		if (bad) {
+			fprintf(stderr, "sort-bench: %s %s n=%zu: keys %zu and %zu out of order\n", c->op,
+				type_names[c->key], n, i - 1, i);
+			exit(1);
+		}
+	}
+	free(h);
+}
+
+int
+main(int argc, char **argv)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	const char *tsv_path = NULL;
+	int min_log2 = 16, max_log2 = 26, reps = 20, host = 0;
+	FILE *tsv = NULL;
+	char backend_name[32];
+	unsigned warp = 0;
+	clwarp_backend backend;
+	clwarp_status s;
+
+	clwarp_engine_options_init(&o);
+	o.flags |= CLWARP_ENGINE_PROFILING;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--host")) {
+			host = 1;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--host] [--tsv FILE]\n");
+			return 2;
+		}
+		i++;
+		if (!strcmp(a, "--device"))
+			o.device = v;
+		else if (!strcmp(a, "--backend") && clwarp_backend_from_name(v, &o.backend) != CLWARP_OK)
+			die("--backend", CLWARP_ERROR_INVALID_ARGUMENT);
+		else if (!strcmp(a, "--min-log2"))
+			min_log2 = atoi(v);
+		else if (!strcmp(a, "--max-log2"))
+			max_log2 = atoi(v);
+		else if (!strcmp(a, "--reps"))
+			reps = atoi(v) > 0 ? atoi(v) : 1;
+		else if (!strcmp(a, "--tsv"))
+			tsv_path = v;
+	}
+	s = clwarp_engine_new(&o, &e);
+	if (s != CLWARP_OK)
+		die("creating the engine", s);
+	s = clwarp_engine_backend(e, &backend, &warp);
+	if (s != CLWARP_OK)
+		die("the warp backend", s);
+	snprintf(backend_name, sizeof(backend_name), "%s", clwarp_backend_name(backend));
+	const clwarp_device_info *info = clwarp_engine_device_info(e);
+	/* Keys, values, pristine copies and the engine's second buffers: 6 x 8 bytes a key. */
+	while (max_log2 > min_log2 && ((uint64_t)48 << max_log2) > info->global_mem_size / 2)
+		max_log2--;
+	if (tsv_path && !(tsv = fopen(tsv_path, "w"))) {
+		perror(tsv_path);
+		return 1;
+	}
+	printf("device: %s (%s), backend %s, warp %u\n", info->name, info->driver_version,
+	       backend_name, warp);
+	printf("%-10s %-6s %5s %12s %12s %12s\n", "op", "type", "log2", "median ms", "Mkeys/s",
+	       host ? "qsort Mk/s" : "");
+	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
+		const struct sort_case *c = &cases[ci];
+		size_t ks = clwarp_type_size(c->key);
+
+		for (int l = min_log2; l <= max_log2; l += 2) {
+			size_t n = (size_t)1 << l;
+			uint8_t *h = malloc(n * ks);
+			uint32_t *hv = malloc(n * 4);
+			cl_mem pk, k, pv = NULL, v = NULL;
+			double *t = malloc(sizeof(double) * (size_t)reps), ms, host_ms = 0;
+			uint64_t rng = 42 + (uint64_t)l;
+			int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
+
+			if (!h || !hv || !t) {
+				fprintf(stderr, "sort-bench: out of memory\n");
+				return 1;
+			}
+			for (size_t i = 0; i < n; i++) {
+				uint64_t x = splitmix(&rng);
+
+				if (c->key == CLWARP_TYPE_FLOAT)
+					((float *)h)[i] = (float)((double)(int64_t)x * 0x1p-40);
+				else if (ks == 4)
+					((uint32_t *)h)[i] = (uint32_t)x;
+				else
+					((uint64_t *)h)[i] = x;
+				hv[i] = (uint32_t)i;
+			}
+			if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * ks, h, &pk)) != CLWARP_OK ||
+			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * ks, NULL, &k)) != CLWARP_OK)
+				die("buffers", s);
+			if (c->value >= 0 &&
+			    ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, hv, &pv)) != CLWARP_OK ||
+			     (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, NULL, &v)) != CLWARP_OK))
+				die("buffers", s);
+			timed_sort(e, c, pk, k, pv, v, n);   /* build, allocate, warm up */
+			check_sorted(e, c, k, n);
+			for (int i = 0; i < r; i++)
+				t[i] = timed_sort(e, c, pk, k, pv, v, n);
+			ms = median(t, r);
+			if (host && ks == 4 && c->key == CLWARP_TYPE_UINT && c->value < 0) {
+				double hs[3];
+
+				for (int i = 0; i < 3; i++) {
+					uint32_t *copy = malloc(n * 4);
+					double t0;
+
+					memcpy(copy, h, n * 4);
+					t0 = now_s();
+					qsort(copy, n, 4, cmp_u32);
+					hs[i] = (now_s() - t0) * 1e3;
+					free(copy);
+				}
+				host_ms = median(hs, 3);
+			}
+			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_names[c->key], l, ms,
+			       (double)n / ms * 1e-3);
+			if (host_ms > 0)
+				printf(" %12.1f", (double)n / host_ms * 1e-3);
+			printf("\n");
+			fflush(stdout);
+			if (tsv) {
+				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\n", info->name, backend_name,
+					c->op, type_names[c->key], n, ms, (double)n / ms * 1e-3);
+				if (host_ms > 0)
+					fprintf(tsv, "%s\thost\tsort_keys\tuint\t%zu\t%.6f\t%.3f\n", info->name,
+						n, host_ms, (double)n / host_ms * 1e-3);
+			}
+			clReleaseMemObject(pk);
+			clReleaseMemObject(k);
+			if (pv) {
+				clReleaseMemObject(pv);
+				clReleaseMemObject(v);
+			}
+			free(h);
+			free(hv);
+			free(t);
+		}
+	}
+	if (tsv)
+		fclose(tsv);
+	clwarp_engine_free(e);
+	return 0;
+}

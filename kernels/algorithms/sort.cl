@@ -1,0 +1,269 @@
+/* libclwarp algorithms: stable LSD radix sort, one pass per 8-bit digit
+ * with decoupled look-back (Onesweep: Adinets & Merrill, 2022).
+ *
+ * Defines from the library, beyond common.cl's:
+ *   KEY_T, KB, KEY_BITS   the key type, its same-width unsigned type, its width
+ *   AS_KEY, AS_KB         reinterpretations between the two
+ *   KEY_ORDER             0 unsigned, 1 signed integer, 2 floating point
+ *   HAS_VALUES, VB        pairs: values move as this unsigned type
+ *   STAGE_T               the local staging type (the wider of KB and VB)
+ *   SORT_ITEMS            keys per work-item in a tile
+ *
+ * A sort is clwarp_sort_histogram (the digit counts of every pass, in one
+ * read of the keys), clwarp_sort_offsets (the counts to each digit's
+ * first position, per pass) and one clwarp_sort_pass per digit. */
+
+#define RADIX 256u
+#define SORT_TILE (WG * SORT_ITEMS)
+#define SORT_WARPS (WG / CLWARP_WARP_SIZE)
+#define KB_TOP ((KB)1 << (KEY_BITS - 1))
+#define PASSES_MAX (KEY_BITS / 8)
+/* `bins` holds counts for 8 passes, then offsets for 8 (whatever the key
+ * width: one buffer serves every variant of an engine). */
+#define OFFSETS_AT (8u * RADIX)
+/* get_local_id(0) each time it is needed, never kept across a barrier:
+ * see ALGO_LANE() in common.cl. */
+#define LID ((uint)get_local_id(0))
+
+/*
+ * The key as unsigned bits that sort in the wanted order: the sign bit
+ * flipped for signed integers, IEEE total order for floats (-0.0 before
+ * +0.0), every bit flipped for descending. NaNs sort last both ways, in
+ * their original order.
+ */
+CLWARP_INLINE KB sort_order_bits(KEY_T key, uint descending)
+{
+	KB b = AS_KB(key);
+#if KEY_ORDER == 2
+	if (isnan(key))
+		return ~(KB)0;
+	b ^= (b & KB_TOP) ? ~(KB)0 : KB_TOP;
+#elif KEY_ORDER == 1
+	b ^= KB_TOP;
+#endif
+	return descending ? ~b : b;
+}
+
+CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
+{
+	return (uint)(bits >> shift) & mask;
+}
+
+/*
+ * The digit counts of every pass. Pass p covers bits [begin + 8p,
+ * min(begin + 8p + 8, end)). Each work-group counts its stretch in local
+ * memory and adds its counts to `bins` (PASSES_MAX x RADIX, zero between
+ * sorts: clwarp_sort_offsets clears them).
+ */
+__kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint descending,
+				    uint begin, uint end, volatile global uint *bins)
+{
+	local uint counts[PASSES_MAX * RADIX];
+	uint passes = (end - begin + 7u) / 8u;
+
+	for (uint i = LID; i < PASSES_MAX * RADIX; i += WG)
+		counts[i] = 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
+		KB bits = sort_order_bits(keys[i], descending);
+		for (uint p = 0; p < passes; p++) {
+			uint shift = begin + 8u * p;
+			uint mask = (1u << min(8u, end - shift)) - 1u;
+			atomic_inc(&counts[p * RADIX + sort_digit(bits, shift, mask)]);
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint i = LID; i < passes * RADIX; i += WG) {
+		if (counts[i])
+			atomic_add(&bins[i], counts[i]);
+	}
+}
+
+#define SORT_COUNT_ADD(a, b) ((a) + (b))
+DEFINE_BLOCK_SCAN(sort_block_scan, uint, SORT_COUNT_ADD, 0u, warp_scan_exclusive_add, 1, 1)
+
+/*
+ * One work-group per pass: bins[pass] becomes the exclusive scan over the
+ * digits, written after the bins (at OFFSETS_AT), and the
+ * bins are cleared for the next sort.
+ */
+__kernel void clwarp_sort_offsets(volatile global uint *bins)
+{
+	local uint sm[SORT_WARPS];
+	uint pass = get_group_id(0);
+	uint per = RADIX / WG;
+	uint first = LID * per;
+	volatile global uint *counts = bins + pass * RADIX;
+	global uint *offsets = (global uint *)bins + OFFSETS_AT + pass * RADIX;
+	uint sum = 0;
+
+	for (uint j = 0; j < per; j++)
+		sum += counts[first + j];
+	uint a[1] = { sum };
+	sort_block_scan(a, 0, sm, CLWARP_WARP_ARG);
+	uint run = a[0];
+	for (uint j = 0; j < per; j++) {
+		offsets[first + j] = run;
+		run += counts[first + j];
+		counts[first + j] = 0;
+	}
+}
+
+/*
+ * One pass: a tile of SORT_TILE keys, SORT_ITEMS per work-item, element
+ * (k, lane) of warp w at tile position (w * SORT_ITEMS + k) * W + lane.
+ *
+ * 1. Rank within the warp, in tile order: for each k, the lanes holding
+ *    the same digit find each other with warp_match_any; the lowest of
+ *    them adds their number to the warp's count of that digit in `hist`
+ *    and hands the old count round with a shuffle.
+ * 2. An exclusive scan over hist in (digit, warp) order gives every
+ *    (digit, warp) its first position in the tile sorted by digit, and
+ *    the tile's count of each digit.
+ * 3. The counts go to the look-back (one word per tile and digit); the
+ *    keys go to local memory in digit order.
+ * 4. The look-back gives each digit's count in the tiles before; with the
+ *    digit's offset from clwarp_sort_offsets that is where the tile's run
+ *    of the digit starts in `keys_out`. Runs go out with coalesced stores,
+ *    then the values the same way.
+ *
+ * Stable: ranks follow tile order, tiles follow the input.
+ */
+__kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
+			       global const VB *values_in, global VB *values_out, ulong n,
+			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
+			       uint pass, global const uint *bins, volatile global uint *counter,
+			       volatile global ulong *words, volatile global uint *slots)
+{
+	local uint hist[RADIX * SORT_WARPS];
+	local STAGE_T stage[SORT_TILE];
+	local uint digit_start[RADIX + 1];
+	local uint digit_base[RADIX];
+	local uint sm[SORT_WARPS];
+	local uint tile_shared;
+	KEY_T key[SORT_ITEMS];
+	uint pos[SORT_ITEMS];
+#ifdef HAS_VALUES
+	VB value[SORT_ITEMS];
+#endif
+
+	uint tile = take_tile(counter, tiles, &tile_shared);
+	ulong base = (ulong)tile * SORT_TILE;
+	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
+	for (uint i = LID; i < RADIX * SORT_WARPS; i += WG)
+		hist[i] = 0;
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
+		key[k] = e < valid ? keys_in[base + e] : (KEY_T)0;
+#ifdef HAS_VALUES
+		value[k] = e < valid ? values_in[base + e] : (VB)0;
+#endif
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	/* 1. Ranks within the warp; positions past the input get the digit
+	 * RADIX, which counts nowhere. */
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint lane = ALGO_LANE(), w = ALGO_WARP();
+		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
+		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : RADIX;
+		ulong peers = warp_match_any(d);
+		uint first = (uint)popcount((peers & (~peers + 1ul)) - 1ul);
+		uint before = 0;
+		if (lane == first && d < RADIX) {
+			before = hist[d * SORT_WARPS + w];
+			hist[d * SORT_WARPS + w] = before + (uint)popcount(peers);
+		}
+		before = warp_shuffle(before, first);
+		pos[k] = before + (uint)popcount(peers & ((1ul << lane) - 1ul));
+		warp_barrier();
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	/* 2. Scan hist in (digit, warp) order: RADIX / W entries per work-item. */
+	{
+		uint per = RADIX * SORT_WARPS / WG;
+		uint first = LID * per;
+		uint a[1] = { 0 };
+		for (uint j = 0; j < per; j++)
+			a[0] += hist[first + j];
+		sort_block_scan(a, 0, sm, CLWARP_WARP_ARG);
+		uint run = a[0];
+		for (uint j = 0; j < per; j++) {
+			uint i = first + j;
+			uint c = hist[i];
+			if (i % SORT_WARPS == 0)
+				digit_start[i / SORT_WARPS] = run;
+			hist[i] = run;
+			run += c;
+		}
+		if (LID == 0)
+			digit_start[RADIX] = valid;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	/* 3. Announce the tile's digit counts; stage the keys in digit order. */
+	for (uint d = LID; d < RADIX; d += WG)
+		tile_publish(words, slots, tile * RADIX + d,
+			     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE),
+			     digit_start[d + 1] - digit_start[d]);
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint lane = ALGO_LANE(), w = ALGO_WARP();
+		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
+		if (e < valid) {
+			uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+			pos[k] += hist[d * SORT_WARPS + w];
+			stage[pos[k]] = (STAGE_T)AS_KB(key[k]);
+		}
+	}
+
+	/* 4. Look-back, one work-item per digit: the digit's count in the
+	 * tiles before this one. */
+	{
+		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX;
+		global const uint *offsets = bins + OFFSETS_AT + pass * RADIX;
+		for (uint d = LID; d < RADIX; d += WG) {
+			uint count = digit_start[d + 1] - digit_start[d];
+			uint excl = 0;
+			if (tile > 0) {
+				for (int j = (int)tile - 1; j >= 0; j--) {
+					uint v;
+					uint f = tile_wait(words, slots, (uint)j * RADIX + d, fa, fp, &v);
+					excl += v;
+					if (f == fp)
+						break;
+				}
+				tile_publish(words, slots, tile * RADIX + d, fp, excl + count);
+			}
+			digit_base[d] = offsets[d] + excl - digit_start[d];
+		}
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+
+	/* Runs of equal digits are consecutive in the stage and in keys_out. */
+	uint dst[SORT_ITEMS];
+	for (uint j = 0; j < SORT_ITEMS; j++) {
+		uint i = LID + j * WG;
+		dst[j] = 0;
+		if (i < valid) {
+			KEY_T kv = AS_KEY((KB)stage[i]);
+			uint d = sort_digit(sort_order_bits(kv, descending), shift, mask);
+			dst[j] = digit_base[d] + i;
+			keys_out[dst[j]] = kv;
+		}
+	}
+#ifdef HAS_VALUES
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
+		if (e < valid)
+			stage[pos[k]] = (STAGE_T)value[k];
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint j = 0; j < SORT_ITEMS; j++) {
+		uint i = LID + j * WG;
+		if (i < valid)
+			values_out[dst[j]] = (VB)stage[i];
+	}
+#endif
+}

@@ -1,0 +1,499 @@
+/* Radix sort against a host reference: every key type, keys and pairs, both
+ * directions, size classes around warps and tiles, and hard key patterns. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "clwarp/algorithms.h"
+#include "testutil.h"
+
+/*
+ * The reference is qsort over (key, original index) with a comparator
+ * written from the definition of the order (numbers, -0.0 before +0.0,
+ * NaNs last), not from the kernel's bit tricks; the index breaks ties, so
+ * the reference is the stable order, and the values (each element's
+ * original index) show whether the sort kept it.
+ * CLWARP_TEST_QUICK=1 keeps only small sizes (for Oclgrind).
+ */
+
+static bool quick;
+
+enum pattern {
+	PATTERN_RANDOM,
+	PATTERN_EQUAL,
+	PATTERN_SORTED,
+	PATTERN_REVERSE,
+	PATTERN_FEW,       /* five distinct values */
+	PATTERN_SPECIAL,   /* floats: NaNs, zeros of both signs, infinities, tiny values */
+};
+
+static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
+
+static uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static bool
+has_fp64(clwarp_engine *e)
+{
+	return clwarp_engine_device_info(e)->has_fp64 != 0;
+}
+
+/* Key i of a pattern as the type's bits in the low bytes of a uint64_t. */
+static uint64_t
+pattern_key(clwarp_type t, enum pattern p, size_t i, size_t n, uint64_t *rng)
+{
+	static const double special[] = { NAN, -NAN, 0.0, -0.0, INFINITY, -INFINITY, 1e-40,
+					  -1e-40, 1.0, -1.0, 3.5, -2.25 };
+	uint64_t r = next_random(rng);
+	double x;
+
+	switch (p) {
+	case PATTERN_EQUAL: r = 42; x = 0.5; break;
+	case PATTERN_SORTED: r = i; x = (double)i - (double)n / 2; break;
+	case PATTERN_REVERSE: r = n - i; x = (double)n / 2 - (double)i; break;
+	case PATTERN_FEW: r = (r % 5) * 0x10001 - 2; x = (double)(r % 5) - 2.0; break;
+	case PATTERN_SPECIAL:
+		x = r % 3 ? special[r % 12] : (double)(int64_t)(r >> 11) / 65536.0;
+		r = (r % 3 ? (uint64_t)1 << 63 : 0) ^ (r >> (r % 40));
+		break;
+	default: x = ldexp((double)(int64_t)r, -40); break;
+	}
+	if (t == CLWARP_TYPE_FLOAT) {
+		float f = (float)x;
+		uint32_t b;
+
+		memcpy(&b, &f, 4);
+		return b;
+	}
+	if (t == CLWARP_TYPE_DOUBLE) {
+		uint64_t b;
+
+		memcpy(&b, &x, 8);
+		return b;
+	}
+	return clwarp_type_size(t) == 4 ? (uint32_t)r : r;
+}
+
+/* ------------------------------------------------------------ reference order */
+
+struct ref_item {
+	uint64_t bits;
+	size_t index;
+};
+
+static clwarp_type ref_type;
+static bool ref_descending;
+static unsigned ref_begin, ref_end;  /* bit range, uint keys only */
+
+static double
+as_number(clwarp_type t, uint64_t bits)
+{
+	if (t == CLWARP_TYPE_FLOAT) {
+		uint32_t b = (uint32_t)bits;
+		float f;
+
+		memcpy(&f, &b, 4);
+		return f;
+	}
+	double d;
+
+	memcpy(&d, &bits, 8);
+	return d;
+}
+
+/* <0, 0, >0 as a sorts before, with, after b in ascending order, NaN aside. */
+static int
+compare_keys(clwarp_type t, uint64_t a, uint64_t b)
+{
+	switch (t) {
+	case CLWARP_TYPE_INT: return (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
+	case CLWARP_TYPE_LONG: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+	case CLWARP_TYPE_UINT:
+	case CLWARP_TYPE_ULONG: return a < b ? -1 : a > b;
+	default: {
+		double x = as_number(t, a), y = as_number(t, b);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		/* Equal numbers: only the zeros differ, by sign. */
+		return signbit(x) == signbit(y) ? 0 : signbit(x) ? -1 : 1;
+	}
+	}
+}
+
+static int
+ref_compare(const void *pa, const void *pb)
+{
+	const struct ref_item *a = pa, *b = pb;
+	bool fa = ref_type == CLWARP_TYPE_FLOAT || ref_type == CLWARP_TYPE_DOUBLE;
+	bool nan_a = fa && isnan(as_number(ref_type, a->bits));
+	bool nan_b = fa && isnan(as_number(ref_type, b->bits));
+	int c;
+
+	if (nan_a || nan_b) {
+		c = nan_a - nan_b;   /* NaNs last, whatever the direction */
+	} else if (ref_end) {
+		uint64_t mask = (1ull << (ref_end - ref_begin)) - 1;
+		uint64_t x = (a->bits >> ref_begin) & mask, y = (b->bits >> ref_begin) & mask;
+
+		c = x < y ? -1 : x > y;
+		c = ref_descending ? -c : c;
+	} else {
+		c = compare_keys(ref_type, a->bits, b->bits);
+		c = ref_descending ? -c : c;
+	}
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* ------------------------------------------------------------ one sort */
+
+static uint64_t
+get_bits(const void *b, size_t size, size_t i)
+{
+	return size == 4 ? ((const uint32_t *)b)[i] : ((const uint64_t *)b)[i];
+}
+
+static void
+set_bits(void *b, size_t size, size_t i, uint64_t v)
+{
+	if (size == 4)
+		((uint32_t *)b)[i] = (uint32_t)v;
+	else
+		((uint64_t *)b)[i] = v;
+}
+
+/*
+ * Sort n keys of pattern p (with values of value_type, or keys only for
+ * value_type < 0) on the device and compare every key and value with the
+ * reference. bits: a CLWARP_SORT_BITS range or 0.
+ */
+static void
+check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum pattern p,
+	   bool descending, unsigned bits, uint64_t seed)
+{
+	size_t ks = clwarp_type_size(t), vs = value_type >= 0 ? clwarp_type_size(value_type) : 0;
+	uint8_t *keys = malloc(n * ks + 1), *values = malloc(n * vs + 1);
+	uint8_t *got_k = malloc(n * ks + 1), *got_v = malloc(n * vs + 1);
+	struct ref_item *ref = malloc(n * sizeof(*ref) + 1);
+	unsigned flags = (descending ? CLWARP_SORT_DESCENDING : 0) | bits;
+	cl_mem kb = NULL, vb = NULL;
+	uint64_t rng = seed;
+
+	ck_assert(keys && values && got_k && got_v && ref);
+	for (size_t i = 0; i < n; i++) {
+		set_bits(keys, ks, i, pattern_key(t, p, i, n, &rng));
+		ref[i].bits = get_bits(keys, ks, i);
+		ref[i].index = i;
+		if (vs)   /* the original index, with high bits set in 8-byte values */
+			set_bits(values, vs, i, vs == 8 ? (uint64_t)i | 0xabcd000000000000ull : i);
+	}
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n ? n * ks : 1, NULL, &kb));
+	if (n)
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, kb, 0, n * ks, keys));
+	if (vs) {
+		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n ? n * vs : 1, NULL, &vb));
+		if (n)
+			ck_assert_clwarp_ok(clwarp_buffer_write(e, vb, 0, n * vs, values));
+		ck_assert_clwarp_ok(clwarp_sort_pairs(e, t, kb, (clwarp_type)value_type, vb, n, flags,
+						      NULL));
+	} else {
+		ck_assert_clwarp_ok(clwarp_sort_keys(e, t, kb, n, flags, NULL));
+	}
+	if (n)
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, kb, 0, n * ks, got_k));
+	if (n && vs)
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, vb, 0, n * vs, got_v));
+
+	ref_type = t;
+	ref_descending = descending;
+	ref_begin = bits ? (bits >> 8) & 0xff : 0;
+	ref_end = bits ? (bits >> 16) & 0xff : 0;
+	qsort(ref, n, sizeof(*ref), ref_compare);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_msg(get_bits(got_k, ks, i) == ref[i].bits,
+			      "%s keys, n %zu, pattern %d, %s%s: key %zu is 0x%llx, expected 0x%llx (element %zu)",
+			      type_names[t], n, (int)p, descending ? "descending" : "ascending",
+			      vs ? ", pairs" : "", i, (unsigned long long)get_bits(got_k, ks, i),
+			      (unsigned long long)ref[i].bits, ref[i].index);
+		if (vs) {
+			uint64_t want = vs == 8 ? (uint64_t)ref[i].index | 0xabcd000000000000ull
+						: ref[i].index;
+
+			ck_assert_msg(get_bits(got_v, vs, i) == want,
+				      "%s keys, %s values, n %zu, pattern %d, %s: value %zu is %llu, expected %llu (not stable?)",
+				      type_names[t], type_names[value_type], n, (int)p,
+				      descending ? "descending" : "ascending", i,
+				      (unsigned long long)get_bits(got_v, vs, i),
+				      (unsigned long long)want);
+		}
+	}
+	clReleaseMemObject(kb);
+	if (vb)
+		clReleaseMemObject(vb);
+	free(keys);
+	free(values);
+	free(got_k);
+	free(got_v);
+	free(ref);
+}
+
+static unsigned
+warp_of(clwarp_engine *e)
+{
+	unsigned w = 0;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
+	return w;
+}
+
+/*
+ * Sizes: 0, 1, around the warp, a non-power of two, around the tiles (256
+ * work-items x 16 keys, or 8 where keys or values take 8 bytes), several
+ * tiles, large.
+ */
+static size_t
+sizes_for(clwarp_engine *e, size_t *out)
+{
+	size_t w = warp_of(e), k = 0;
+
+	out[k++] = 0;
+	out[k++] = 1;
+	if (w > 2)
+		out[k++] = w - 1;
+	out[k++] = w + 1;
+	out[k++] = 1000;
+	out[k++] = 2047;
+	out[k++] = 4097;
+	out[k++] = 3 * 4096 + 5;
+	if (!quick)
+		out[k++] = 37 * 4096 + 123;   /* dozens of tiles looking back in parallel */
+	return k;
+}
+
+static clwarp_type
+key_type_at(clwarp_engine *e, int i)
+{
+	clwarp_type t = (clwarp_type)i;
+
+	return t == CLWARP_TYPE_DOUBLE && !has_fp64(e) ? CLWARP_TYPE_FLOAT : t;
+}
+
+/* ------------------------------------------------------------ tests */
+
+START_TEST(test_sort_keys)
+{
+	clwarp_engine *e = test_engine(NULL);
+	size_t sizes[16], count = sizes_for(e, sizes);
+	clwarp_type t = key_type_at(e, _i);
+
+	for (size_t s = 0; s < count; s++) {
+		check_sort(e, t, -1, sizes[s], PATTERN_RANDOM, false, 0, 1 + s);
+		check_sort(e, t, -1, sizes[s], PATTERN_RANDOM, true, 0, 100 + s);
+	}
+	/* Large: hundreds of tiles; once per key width. */
+	if (!quick && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG))
+		check_sort(e, t, -1, (1u << 20) + 3, PATTERN_RANDOM, t == CLWARP_TYPE_LONG, 0, 99);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Pairs: stability shows in the values. uint, ulong and float values
+ * (moved as bits), one value type per key type (each pair of types is a
+ * build; test_sort_patterns adds uint values for every key type). */
+START_TEST(test_sort_pairs)
+{
+	clwarp_engine *e = test_engine(NULL);
+	size_t sizes[16], count = sizes_for(e, sizes);
+	clwarp_type t = key_type_at(e, _i);
+	static const clwarp_type values[] = { CLWARP_TYPE_UINT, CLWARP_TYPE_ULONG, CLWARP_TYPE_FLOAT };
+
+	int v = (int)values[_i % 3];
+
+	for (size_t s = 0; s < count; s++) {
+		check_sort(e, t, v, sizes[s], PATTERN_FEW, s % 2 != 0, 0, 7 + s);
+		check_sort(e, t, v, sizes[s], PATTERN_RANDOM, s % 2 == 0, 0, 70 + s);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_sort_patterns)
+{
+	clwarp_engine *e = test_engine(NULL);
+	static const enum pattern patterns[] = { PATTERN_EQUAL, PATTERN_SORTED, PATTERN_REVERSE,
+						 PATTERN_FEW, PATTERN_SPECIAL };
+	size_t n = quick ? 3 * 4096 + 5 : 5 * 4096 + 77;
+
+	for (int i = 0; i <= CLWARP_TYPE_DOUBLE; i++) {
+		clwarp_type t = (clwarp_type)i;
+
+		if (t == CLWARP_TYPE_DOUBLE && !has_fp64(e))
+			continue;
+		for (size_t p = 0; p < 5; p++) {
+			if (patterns[p] == PATTERN_SPECIAL && t != CLWARP_TYPE_FLOAT &&
+			    t != CLWARP_TYPE_DOUBLE)
+				continue;
+			check_sort(e, t, CLWARP_TYPE_UINT, n, patterns[p], false, 0, 3 + p);
+			check_sort(e, t, CLWARP_TYPE_UINT, n, patterns[p], true, 0, 30 + p);
+		}
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Bit ranges: only bits [begin, end) order the keys; the rest keeps its
+ * input order (pairs show it). */
+START_TEST(test_sort_bit_range)
+{
+	clwarp_engine *e = test_engine(NULL);
+	static const unsigned ranges[][2] = { { 0, 8 }, { 0, 12 }, { 4, 20 }, { 8, 32 }, { 31, 32 } };
+	size_t n = quick ? 4097 : 100003;
+
+	for (size_t r = 0; r < 5; r++) {
+		unsigned bits = CLWARP_SORT_BITS(ranges[r][0], ranges[r][1]);
+
+		check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, n, PATTERN_RANDOM, r % 2 != 0, bits,
+			   11 + r);
+		check_sort(e, CLWARP_TYPE_UINT, -1, n, PATTERN_RANDOM, r % 2 == 0, bits, 21 + r);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Several calls in a row with events, then one wait: the temporaries are shared. */
+START_TEST(test_sort_events)
+{
+	clwarp_engine *e = test_engine(NULL);
+	size_t n = quick ? 5000 : 200000;
+	uint32_t *host = malloc(n * 4), *got = malloc(n * 4);
+	cl_mem b[3];
+	cl_event ev[3];
+	uint64_t rng = 5;
+
+	ck_assert(host && got);
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < n; i++)
+			host[i] = (uint32_t)next_random(&rng) >> (8 * k);
+		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, NULL, &b[k]));
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, b[k], 0, n * 4, host));
+		ck_assert_clwarp_ok(clwarp_sort_keys(e, CLWARP_TYPE_UINT, b[k], n, 0, &ev[k]));
+		ck_assert_ptr_nonnull(ev[k]);
+	}
+	ck_assert_int_eq(clWaitForEvents(3, ev), CL_SUCCESS);
+	for (int k = 0; k < 3; k++) {
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, b[k], 0, n * 4, got));
+		for (size_t i = 1; i < n; i++)
+			ck_assert_msg(got[i - 1] <= got[i], "buffer %d: keys %zu and %zu out of order", k,
+				      i - 1, i);
+		clReleaseEvent(ev[k]);
+		clReleaseMemObject(b[k]);
+	}
+	free(host);
+	free(got);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* The local backend at a narrow and a wide warp (more warps per work-group,
+ * 64-bit lane masks). */
+START_TEST(test_sort_local_widths)
+{
+	static const unsigned widths[] = { 8, 64 };
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+
+	clwarp_engine_options_init(&o);
+	o.backend = CLWARP_BACKEND_LOCAL;
+	o.warp_size = widths[_i];
+	o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
+	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_UINT, 4097, PATTERN_FEW, false, 0, 9);
+	check_sort(e, CLWARP_TYPE_FLOAT, -1, 3 * 4096 + 5, PATTERN_SPECIAL, true, 0, 10);
+	check_sort(e, CLWARP_TYPE_ULONG, CLWARP_TYPE_LONG, 2049, PATTERN_RANDOM, false, 0, 12);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_sort_errors)
+{
+	clwarp_engine *e = test_engine(NULL);
+	cl_mem k = NULL, v = NULL, small = NULL;
+
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 400, NULL, &k));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 400, NULL, &v));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 8, NULL, &small));
+	ck_assert_int_eq(clwarp_sort_keys(NULL, CLWARP_TYPE_UINT, k, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(clwarp_sort_keys(e, (clwarp_type)99, k, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, NULL, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, small, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "keys"));
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_ULONG, k, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);   /* 800 bytes needed */
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, 100, 0x1000000u, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "unknown flags"));
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, 100, CLWARP_SORT_BITS(8, 8), NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, 100, CLWARP_SORT_BITS(0, 33), NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "[0, 33)"));
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, (size_t)1 << 32, 0, NULL),
+			 CLWARP_ERROR_TOO_LARGE);
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, CLWARP_TYPE_UINT, k, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "different"));
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, CLWARP_TYPE_UINT, small, 100, 0,
+					   NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, (clwarp_type)-1, v, 100, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	if (!has_fp64(e))
+		ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_DOUBLE, k, 10, 0, NULL),
+				 CLWARP_ERROR_INVALID_ARGUMENT);
+	/* n == 0 needs no buffer; after the errors the engine still sorts. */
+	ck_assert_clwarp_ok(clwarp_sort_keys(e, CLWARP_TYPE_UINT, NULL, 0, 0, NULL));
+	check_sort(e, CLWARP_TYPE_UINT, -1, 100, PATTERN_RANDOM, false, 0, 1);
+	clReleaseMemObject(k);
+	clReleaseMemObject(v);
+	clReleaseMemObject(small);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("sort", &tc);
+	const char *q = getenv("CLWARP_TEST_QUICK");
+
+	quick = q && *q && strcmp(q, "0") != 0;
+	tcase_set_timeout(tc, quick ? 3000 : 600);
+	ADD_TEST(tc, test_sort_errors);
+	if (test_wanted("test_sort_keys"))
+		tcase_add_loop_test(tc, test_sort_keys, 0, CLWARP_TYPE_DOUBLE + 1);
+	if (test_wanted("test_sort_pairs"))
+		tcase_add_loop_test(tc, test_sort_pairs, 0, CLWARP_TYPE_DOUBLE + 1);
+	ADD_TEST(tc, test_sort_patterns);
+	ADD_TEST(tc, test_sort_bit_range);
+	ADD_TEST(tc, test_sort_events);
+	if (test_wanted("test_sort_local_widths"))
+		tcase_add_loop_test(tc, test_sort_local_widths, 0, 2);
+	return test_main(s);
+}
