@@ -30,6 +30,7 @@ struct algo_tuning {
 	unsigned reduce_groups;
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
+	unsigned sort_items;       /* sort: keys per work-item with 4-byte keys and values (half with 8) */
 };
 
 #define REDUCE_MIN_ITEMS 16u

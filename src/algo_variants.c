@@ -30,6 +30,7 @@ static const struct algo_tuning default_tuning = {
 	.reduce_groups = 4,
 	.reduce_unroll = 4,
 	.packed_lookback = 1,
+	.sort_items = 16,
 };
 
 const struct type_desc algo_types[CLWARP_TYPE_DOUBLE + 1] = {
@@ -69,6 +70,8 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
 		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
 		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
+		/* A sort tile also lives in registers. */
+		{ "sort_items", offsetof(struct algo_tuning, sort_items), 2, 32, false },
 	};
 	const char *p = text;
 
@@ -84,7 +87,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -295,8 +298,9 @@ sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
 	       (wg / warp_size) * 4 + 4 + wg * 8;
 }
 
-/* The sort's work-group and tile: 256 work-items (one per digit) and 16
- * keys each, 8 for 8-byte keys or values, fewer where local memory is short. */
+/* The sort's work-group and tile: 256 work-items (one per digit) and
+ * sort_items keys each (16), half that for 8-byte keys or values, fewer
+ * where local memory is short. */
 static clwarp_status
 sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	   const struct backend_config *config, struct algo_variant *v)
@@ -307,7 +311,7 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 
 	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = stage == 8 ? 8 : 16;
+	items = stage == 8 ? a->tuning.sort_items / 2 : a->tuning.sort_items;
 	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
 		if (items > 4)
 			items /= 2;

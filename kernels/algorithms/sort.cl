@@ -79,6 +79,26 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 	}
 }
 
+/*
+ * The lanes of the warp holding digit d (RADIX: no key, never counted).
+ * On nv, one ballot per digit bit, as CUB's MatchAny does: match.any.sync
+ * is several times slower there than 9 ballots. Elsewhere warp_match_any,
+ * which the local backend does with one exchange instead of 9.
+ */
+CLWARP_INLINE ulong sort_digit_peers(uint d, CLWARP_WARP_PARAM)
+{
+#ifdef CLWARP_BACKEND_NV
+	ulong peers = CLWARP_FULL_BALLOT;
+	for (uint b = 0; b < 9; b++) {
+		ulong m = warp_ballot((int)((d >> b) & 1u));
+		peers &= (d >> b) & 1u ? m : ~m;
+	}
+	return peers;
+#else
+	return warp_match_any(d);
+#endif
+}
+
 #define SORT_COUNT_ADD(a, b) ((a) + (b))
 DEFINE_BLOCK_SCAN(sort_block_scan, uint, SORT_COUNT_ADD, 0u, warp_scan_exclusive_add, 1, 1)
 
@@ -167,7 +187,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
 		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
 		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : RADIX;
-		ulong peers = warp_match_any(d);
+		ulong peers = sort_digit_peers(d, CLWARP_WARP_ARG);
 		uint first = (uint)popcount((peers & (~peers + 1ul)) - 1ul);
 		uint before = 0;
 		if (lane == first && d < RADIX) {
