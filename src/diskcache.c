@@ -385,7 +385,9 @@ diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char 
 	if (!path)
 		return 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a named pipe in place of the entry would otherwise block
+	 * this open until some writer came along; regular files ignore it. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno != ENOENT)
 			log_debug(cache->logger, "disk cache: cannot open %s: %s", path, strerror(errno));

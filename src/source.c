@@ -14,6 +14,10 @@
 #include "kernels_embedded.h"
 
 #define MAX_INCLUDE_DEPTH 64
+/* Every #include is inlined again where it appears, so k files that each
+ * include the next one k times make k^3 copies: a few kilobytes of text
+ * could otherwise take minutes and gigabytes. No real program comes near. */
+#define MAX_INCLUDE_COUNT 10000
 
 /* CUDA's warp intrinsics over the warp API (kernels/warp/cuda.h). */
 #define SERVED_CUDA_HEADER "clwarp/cuda.h"
@@ -25,6 +29,7 @@ struct expander {
 	size_t include_dir_count;
 	char **once_files;          /* realpaths of files that said #pragma once */
 	size_t once_count;
+	unsigned include_count;     /* #includes inlined so far, served ones too */
 	bool uses_warp;
 	unsigned kernel_count;
 	uint64_t types_named;
@@ -228,6 +233,10 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 		return set_error(CLWARP_ERROR_BUILD,
 				 "%s:%u: #include nested more than %d deep (an include cycle?)", name,
 				 line, MAX_INCLUDE_DEPTH);
+	if (++ex->include_count > MAX_INCLUDE_COUNT)
+		return set_error(CLWARP_ERROR_BUILD,
+				 "%s:%u: more than %d #includes in one program (a header included "
+				 "over and over?)", name, line, MAX_INCLUDE_COUNT);
 
 	for (size_t i = 0; i <= ex->include_dir_count; i++) {
 		const char *base = i == 0 ? dir : ex->include_dirs[i - 1];
@@ -291,6 +300,10 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 {
 	clwarp_status status;
 
+	if (++ex->include_count > MAX_INCLUDE_COUNT)
+		return set_error(CLWARP_ERROR_BUILD,
+				 "%s:%u: more than %d #includes in one program (a header included "
+				 "over and over?)", name, line, MAX_INCLUDE_COUNT);
 	emit_line_marker(ex->out, 1, served_name);
 	status = expand(ex, text, served_name, NULL, NULL, depth + 1);
 	if (status != CLWARP_OK)

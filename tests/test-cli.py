@@ -361,11 +361,27 @@ class CliTest(unittest.TestCase):
     def test_malformed_spec(self):
         for spec in ("int[4", "integer[4]", "out:int:3", "int[0]", "int[4]=1,2,3",
                      "char[2]=300", "int[4]=i+", "int[4]=frob(1)", "local:int[4]=1",
-                     "float:abc", "int[4]=1.5*i"):
+                     "float:abc", "int[4]=1.5*i",
+                     # tests/fuzz/regressions/argspec: no float in [lo, hi); hi - lo overflows.
+                     "float[4]=rand(1,1.0,1.00000001)", "double[4]=rand(1,-1e308,1e308)"):
             self.usage_error("-a", spec, "-a", "out:int[4]", "-a", "int:1", "plain.cl",
                              pattern=re.escape(spec))
         self.usage_error("-a", "int[4]=i/(i-2)", "-a", "out:int[4]", "-a", "int:1",
                          "plain.cl", pattern="division by zero")
+
+    def test_deep_expression(self):
+        # tests/fuzz/regressions/argspec: a chain of a million operators (a
+        # //! run: line has no length limit) overflowed the stack when it
+        # was evaluated; more than 1000 levels are refused.
+        with open(self.path("deep.cl"), "w", encoding="utf-8") as f:
+            f.write("//! run: -a int[4]=" + "1+" * 1000000 + "i -a out:int[4] -a int:1\n" +
+                    KERNELS["plain.cl"])
+        self.usage_error("deep.cl", pattern="bad argument SPEC")
+        self.usage_error("-a", "int[4]=" + "i+" * 1001 + "i", "-a", "out:int[4]", "-a", "int:1",
+                         "plain.cl")
+        out, _ = self.ok("-q", "-a", "int[4]=" + "1+" * 1000 + "i", "-a", "out:int[4]",
+                         "-a", "int:1", "plain.cl")
+        self.assertEqual(out, "arg1: 2001 2003 2005 2007\n")
 
     def test_wrong_arg_count(self):
         self.usage_error("-a", "int[4]", "-a", "out:int[4]", "plain.cl",

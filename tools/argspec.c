@@ -144,8 +144,14 @@ parse_init(struct argspec *a, const char *init, const char *base_dir, char *err,
 			if (ok && n == 3)
 				ok = literal(a->type, items[1], &a->b_bits, &a->a_d, a->text, err, errlen) &&
 				     literal(a->type, items[2], &a->c_bits, &a->b_d, a->text, err, errlen);
-			if (ok && fl && !(a->a_d < a->b_d && isfinite(a->a_d) && isfinite(a->b_d)))
-				ok = fail(err, errlen, a->text, "rand needs finite lo < hi");
+			/* The values are lo + (hi - lo) * u: an infinite hi - lo
+			 * would make them all hi's neighbour, or NaN at u = 0. For
+			 * float, lo and hi rounding to one float leave no value in
+			 * [lo, hi). */
+			if (ok && fl && !(a->a_d < a->b_d && isfinite(a->b_d - a->a_d) &&
+					  (a->type != ET_FLOAT || (float)a->a_d < (float)a->b_d)))
+				ok = fail(err, errlen, a->text,
+					  "rand needs lo < hi, as values of the type, with hi - lo finite");
 			if (ok && !fl &&
 			    (elemtype_is_signed(a->type) ? (int64_t)a->b_bits > (int64_t)a->c_bits
 							 : a->b_bits > a->c_bits))

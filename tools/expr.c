@@ -20,11 +20,16 @@ enum expr_op {
 	OP_MOD,
 };
 
+/* Evaluating and freeing recurse once per level of the tree, and a chain
+ * like 1+1+...+1 is as deep as it is long: deeper trees are refused. */
+#define EXPR_MAX_DEPTH 1000
+
 struct expr {
 	enum expr_op op;
 	int64_t ival;
 	double dval;
 	struct expr *a, *b;
+	int depth;       /* levels below this node; 0 for a number or i */
 };
 
 struct parser {
@@ -69,6 +74,25 @@ fail(struct parser *ps, const char *what)
 	else
 		snprintf(ps->err, ps->errlen, "expression '%s': %s at its end", ps->text, what);
 	return NULL;
+}
+
+/* node() for the parser: NULL with a message when out of memory or too deep. */
+static struct expr *
+branch(struct parser *ps, enum expr_op op, struct expr *a, struct expr *b)
+{
+	int depth = 1 + (b && b->depth > a->depth ? b->depth : a->depth);
+	struct expr *e;
+
+	if (depth > EXPR_MAX_DEPTH) {
+		expr_free(a);
+		expr_free(b);
+		return fail(ps, "nested too deeply");
+	}
+	e = node(op, a, b);
+	if (!e)
+		return fail(ps, "out of memory");
+	e->depth = depth;
+	return e;
 }
 
 static struct expr *
@@ -182,8 +206,7 @@ parse_unary(struct parser *ps)
 		ps->depth--;
 		if (!e || !neg)
 			return e;
-		e = node(OP_NEG, e, NULL);
-		return e ? e : fail(ps, "out of memory");
+		return branch(ps, OP_NEG, e, NULL);
 	}
 	return parse_primary(ps);
 }
@@ -212,9 +235,7 @@ parse_product(struct parser *ps)
 			expr_free(lhs);
 			return NULL;
 		}
-		lhs = node(op, lhs, rhs);
-		if (!lhs)
-			return fail(ps, "out of memory");
+		lhs = branch(ps, op, lhs, rhs);
 	}
 	return lhs;
 }
@@ -241,9 +262,7 @@ parse_sum(struct parser *ps)
 			expr_free(lhs);
 			return NULL;
 		}
-		lhs = node(op, lhs, rhs);
-		if (!lhs)
-			return fail(ps, "out of memory");
+		lhs = branch(ps, op, lhs, rhs);
 	}
 	return lhs;
 }

@@ -195,9 +195,9 @@ oom:
 }
 
 int
-kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t errlen)
+kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *err, size_t errlen)
 {
-	char *text, *p;
+	char *p;
 	const char *slash;
 	int line = 0;
 	int rc = 0;
@@ -215,9 +215,6 @@ kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t err
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
-	text = read_all(path, err, errlen);
-	if (!text)
-		return 2;
 	for (p = text; *p && rc == 0;) {
 		char *eol = strchr(p, '\n');
 		char *s = p;
@@ -267,6 +264,20 @@ kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t err
 			break;
 		p = eol + 1;
 	}
+	return rc;
+}
+
+int
+kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t errlen)
+{
+	char *text;
+	int rc;
+
+	memset(kf, 0, sizeof(*kf));
+	text = read_all(path, err, errlen);
+	if (!text)
+		return 2;
+	rc = kernel_file_parse(path, text, kf, err, errlen);
 	free(text);
 	return rc;
 }

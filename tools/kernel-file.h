@@ -35,6 +35,11 @@ struct kernel_file {
  * in @p err (an unreadable file, a malformed directive).
  */
 int kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t errlen);
+/* The same for the contents @p text of @p path, already read; the lines of
+ * @p text are cut in place. kernel_file_load() reads and calls this; the
+ * fuzz target (tests/fuzz) calls it directly. */
+int kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *err,
+		      size_t errlen);
 void kernel_file_clear(struct kernel_file *kf);
 
 /* The expect line for out: buffer @p k, or NULL. */

@@ -1,0 +1,3 @@
+//! run: -a 'int[4]
+//! expect[x]: 1
+//! frobnicate

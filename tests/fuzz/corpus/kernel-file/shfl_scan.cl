@@ -1,0 +1,123 @@
+/* Port of shfl_scan_test, the block-wide inclusive prefix sum with warp
+ * shuffles of NVIDIA's cuda-samples:
+ *   NVIDIA/cuda-samples, Samples/2_Concepts_and_Techniques/shfl_scan/shfl_scan.cu
+ *   (commit 306af8d2755e712ffcb0b16a585da61bd1956303), BSD-3-Clause:
+ *
+ * Copyright (c) 2022, NVIDIA CORPORATION. All rights reserved.
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions
+ * are met:
+ *  * Redistributions of source code must retain the above copyright
+ *    notice, this list of conditions and the following disclaimer.
+ *  * Redistributions in binary form must reproduce the above copyright
+ *    notice, this list of conditions and the following disclaimer in the
+ *    documentation and/or other materials provided with the distribution.
+ *  * Neither the name of NVIDIA CORPORATION nor the names of its
+ *    contributors may be used to endorse or promote products derived
+ *    from this software without specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS ``AS IS'' AND ANY
+ * EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE
+ * IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR
+ * PURPOSE ARE DISCLAIMED.  IN NO EVENT SHALL THE COPYRIGHT OWNER OR
+ * CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL,
+ * EXEMPLARY, OR CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO,
+ * PROCUREMENT OF SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR
+ * PROFITS; OR BUSINESS INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY
+ * OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
+ * (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ *
+ * Each warp scans its values with __shfl_up_sync, the last lane of each warp
+ * stores the warp's total in shared memory, warp 0 scans those totals, and every
+ * warp adds the totals of the warps before it. The sample then scans the block
+ * totals (partial_sums) with a second launch and adds them with uniform_add;
+ * this file is the one kernel. docs/porting-cuda.md lists the changes.
+ * 2 blocks of 128: data becomes the inclusive scan of each block, partial_sums
+ * the two block totals. */
+//! run: -g 256 -l 128 -a out:int[256]=(i*7)%11-3 -a int:32 -a out:int[2] -a local:int[64]
+//! expect[0]: -3 1 1 8 11 10 16 18 16 21 22 19 23 23 30 33 32 38 40 38 43 44 41 45 45 52 55 54 60 62 60 65 66 63 67 67 74 77 76 82 84 82 87 88 85 89 89 96 99 98 104 106 104 109 110 107 111 111 118 121 120 126 128 126 131 132 129 133 133 140 143 142 148 150 148 153 154 151 155 155 162 165 164 170 172 170 175 176 173 177 177 184 187 186 192 194 192 197 198 195 199 199 206 209 208 214 216 214 219 220 217 221 221 228 231 230 236 238 236 241 242 239 243 243 250 253 252 258 2 0 5 6 3 7 7 14 17 16 22 24 22 27 28 25 29 29 36 39 38 44 46 44 49 50 47 51 51 58 61 60 66 68 66 71 72 69 73 73 80 83 82 88 90 88 93 94 91 95 95 102 105 104 110 112 110 115 116 113 117 117 124 127 126 132 134 132 137 138 135 139 139 146 149 148 154 156 154 159 160 157 161 161 168 171 170 176 178 176 181 182 179 183 183 190 193 192 198 200 198 203 204 201 205 205 212 215 214 220 222 220 225 226 223 227 227 234 237 236 242 244 242 247 248 245 249 249
+//! expect[1]: 258 249
+
+#include <clwarp/cuda.h>
+
+kernel void shfl_scan_test(global int *data, int width, global int *partial_sums,
+			   local int *sums) {
+  int id = ((get_group_id(0) * get_local_size(0)) + get_local_id(0));
+  int lane_id = id % warpSize;
+  // determine a warp_id within a block
+  int warp_id = get_local_id(0) / warpSize;
+
+  // Below is the basic structure of using a shfl instruction
+  // for a scan.
+  // Record "value" as a variable - we accumulate it along the way
+  int value = data[id];
+
+  // Now accumulate in log steps up the chain
+  // compute sums, with another thread's value who is
+  // distance delta away (i).  Note
+  // those threads where the thread 'i' away would have
+  // been out of bounds of the warp are unaffected.  This
+  // creates the scan sum.
+
+#pragma unroll
+  for (int i = 1; i <= width; i *= 2) {
+    unsigned int mask = 0xffffffff;
+    int n = __shfl_up_sync(mask, value, i, width);
+
+    if (lane_id >= i) value += n;
+  }
+
+  // value now holds the scan value for the individual thread
+  // next sum the largest values for each warp
+
+  // write the sum of the warp to smem
+  if (get_local_id(0) % warpSize == warpSize - 1) {
+    sums[warp_id] = value;
+  }
+
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  //
+  // scan sum the warp sums
+  // the same shfl scan operation, but performed on warp sums
+  //
+  // clwarp: every lane of the work-group makes the shuffles (the original
+  // shuffles on lanes 0 .. nwarps-1 of warp 0 only, with a partial mask); the
+  // other lanes scan zeros and store nothing.
+  int nwarps = get_local_size(0) / warpSize;
+  int is_scanner = warp_id == 0 && lane_id < nwarps;
+  int warp_sum = is_scanner ? sums[lane_id] : 0;
+
+  int mask = (1 << nwarps) - 1;
+  for (int i = 1; i <= nwarps; i *= 2) {
+    int n = __shfl_up_sync(mask, warp_sum, i, nwarps);
+
+    if (lane_id >= i) warp_sum += n;
+  }
+
+  if (is_scanner) {
+    sums[lane_id] = warp_sum;
+  }
+
+  barrier(CLK_LOCAL_MEM_FENCE);
+
+  // perform a uniform add across warps in the block
+  // read neighbouring warp's sum and add it to threads value
+  int blockSum = 0;
+
+  if (warp_id > 0) {
+    blockSum = sums[warp_id - 1];
+  }
+
+  value += blockSum;
+
+  // Now write out our result
+  data[id] = value;
+
+  // last thread has sum, write write out the block's sum
+  if (partial_sums != NULL && get_local_id(0) == get_local_size(0) - 1) {
+    partial_sums[get_group_id(0)] = value;
+  }
+}
