@@ -42,7 +42,7 @@ static unsigned sort_flags;
 
 static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
 
-static void
+static _Noreturn void
 die(const char *what, clwarp_status s)
 {
 	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
