@@ -33,7 +33,9 @@ clwarp_backend_from_name(const char *name, clwarp_backend *out)
 			return CLWARP_OK;
 		}
 	}
-	return CLWARP_ERROR_INVALID_ARGUMENT;
+	return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+			 "unknown backend \"%s\" (expected auto, khr, intel, nv or local)",
+			 name ? name : "(null)");
 }
 
 /* CLWARP_IF_USED_<type>(...) for kernels/warp/types.cl: keeps its

@@ -35,6 +35,25 @@ clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const
 	return CLWARP_OK;
 }
 
+/* A read or write of @p bytes at @p offset must lie inside the buffer; the
+ * driver would say only CL_INVALID_VALUE (and an offset near SIZE_MAX
+ * wraps the end around). */
+static clwarp_status
+check_range(cl_mem buffer, size_t offset, size_t bytes, const char *what)
+{
+	size_t size = 0;
+
+	if (bytes > SIZE_MAX - offset)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s %zu bytes at offset %zu: the end overflows size_t", what, bytes, offset);
+	if (clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof(size), &size, NULL) == CL_SUCCESS &&
+	    offset + bytes > size)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s %zu bytes at offset %zu of a buffer of %zu bytes: past its end", what, bytes,
+				 offset, size);
+	return CLWARP_OK;
+}
+
 CLWARP_EXPORT clwarp_status
 clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
 {
@@ -43,6 +62,8 @@ clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t b
 	clear_error();
 	if (!engine || !buffer || (!dst && bytes))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination");
+	if (check_range(buffer, offset, bytes, "reading") != CLWARP_OK)
+		return CLWARP_ERROR_INVALID_ARGUMENT;
 	err = clEnqueueReadBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueReadBuffer");
 }
@@ -56,6 +77,8 @@ clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t 
 	clear_error();
 	if (!engine || !buffer || (!src && bytes))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or source");
+	if (check_range(buffer, offset, bytes, "writing") != CLWARP_OK)
+		return CLWARP_ERROR_INVALID_ARGUMENT;
 	err = clEnqueueWriteBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueWriteBuffer");
 }

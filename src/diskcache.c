@@ -312,7 +312,9 @@ diskcache_open(struct diskcache *cache, const char *explicit_dir, int use_env,
 			free(dir);
 			return CLWARP_ERROR_OUT_OF_MEMORY;
 		}
-		log_warning(logger, "disk cache off: cannot use folder %s: %s", dir, strerror(err));
+		/* A name of thousands of characters is cut, not the reason. */
+		log_warning(logger, "disk cache off: cannot use folder %.1000s%s: %s", dir,
+			    len > 1000 ? "..." : "", strerror(err));
 		free(dir);
 		return CLWARP_OK;
 	}
@@ -326,8 +328,8 @@ diskcache_open(struct diskcache *cache, const char *explicit_dir, int use_env,
 				free(dir);
 				return CLWARP_ERROR_OUT_OF_MEMORY;
 			}
-			log_warning(logger, "disk cache off: cannot resolve folder %s: %s", dir,
-			            strerror(err));
+			log_warning(logger, "disk cache off: cannot resolve folder %.1000s%s: %s", dir,
+			            len > 1000 ? "..." : "", strerror(err));
 			free(dir);
 			return CLWARP_OK;
 		}

@@ -34,16 +34,24 @@ env(const clwarp_engine_options *o, const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* A decimal number, digits only: no sign, no blanks (strtoull would take
+ * " -1" as 2^64 - 1), no suffix. */
 static clwarp_status
 parse_u64(const char *name, const char *text, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
 
+	if (text[0] < '0' || text[0] > '9')
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s=\"%s\" is not a number (expected decimal digits only)", name, text);
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	if (errno || end == text || *end != '\0' || text[0] == '-')
-		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s=\"%s\" is not a number", name, text);
+	if (*end != '\0')
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s=\"%s\" is not a number (expected decimal digits only)", name, text);
+	if (errno == ERANGE)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s=\"%s\" is out of range", name, text);
 	*out = v;
 	return CLWARP_OK;
 }
@@ -83,9 +91,10 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 		status = parse_u64("CLWARP_WARP_SIZE", v, &n);
 		if (status != CLWARP_OK)
 			return status;
-		e->requested_warp_size = n > 1024 ? 1024 : (unsigned)n;
-		if (n == 0)
-			return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_WARP_SIZE=0: the width must be 1 to 64");
+		if (n == 0 || n > 64 || (n & (n - 1)) != 0)
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_WARP_SIZE=\"%s\": the width must be a power of two from 1 to 64", v);
+		e->requested_warp_size = (unsigned)n;
 	}
 	if (e->requested_warp_size) {
 		unsigned w = e->requested_warp_size;
@@ -103,6 +112,9 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 		e->prefer_native = true;
 
 	v = env(o, "CLWARP_CACHE");
+	if (v && !streq(v, "0") && !streq(v, "1"))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "CLWARP_CACHE=\"%s\": expected 0 (disk cache off) or 1 (on)", v);
 	if (v && streq(v, "0"))
 		e->flags |= CLWARP_ENGINE_NO_DISK_CACHE;
 	*cache_max = o->cache_max_bytes;
@@ -110,6 +122,10 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 		status = parse_u64("CLWARP_CACHE_MAX_BYTES", v, cache_max);
 		if (status != CLWARP_OK)
 			return status;
+		if (*cache_max == 0)
+			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					 "CLWARP_CACHE_MAX_BYTES=0: the bound must be at least 1 byte "
+					 "(CLWARP_CACHE=0 turns the disk cache off)");
 	}
 	if (!*cache_max)
 		*cache_max = CLWARP_CACHE_DEFAULT_MAX_BYTES;
@@ -208,6 +224,12 @@ clwarp_engine_new(const clwarp_engine_options *options, clwarp_engine **out)
 	if (status != CLWARP_OK)
 		return status;
 	status = device_select(spec, &platform, &e->device, &pi, &di);
+	if (status == CLWARP_ERROR_DEVICE_NOT_FOUND && spec && !(options && options->device))
+		/* Say where the spec came from: the caller may not know it is set. */
+		set_error(status,
+			  "CLWARP_DEVICE=\"%s\" matches no OpenCL device (use \"P:D\", \"cpu\", \"gpu\" or a name "
+			  "substring; clwarp-run --list-devices lists them)",
+			  spec);
 	if (status == CLWARP_OK)
 		status = device_info_query(platform, e->device, pi, di, &e->info);
 	if (status == CLWARP_OK) {

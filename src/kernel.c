@@ -243,6 +243,9 @@ same_shape(const struct launch_shape *shape, unsigned dims, const size_t *local)
 	return true;
 }
 
+/* The most work-groups one launch may have (clwarp.h, clwarp_kernel_launch). */
+#define CLWARP_MAX_WORK_GROUPS 0xffffffffull
+
 /* Everything a launch needs before its enqueue: the sizes checked, the warp
  * contract met and the local backend's scratch argument set. The last two
  * run once per local size. */
@@ -280,6 +283,8 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 		for (unsigned d = 0; local && d < dims; d++)
 			kernel->checked.local[d] = local[d];
 	}
+	size_t work_items = 1, groups = 1;
+
 	for (unsigned d = 0; d < dims; d++) {
 		if (global[d] == 0)
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "global size is 0 in dimension %u", d);
@@ -287,7 +292,21 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 					 "global size %zu is not a multiple of local size %zu in dimension %u",
 					 global[d], local[d], d);
+		if (work_items > SIZE_MAX / global[d])
+			return set_error(CLWARP_ERROR_TOO_LARGE,
+					 "kernel %s: the global size (%zu in dimension %u) makes more work-items than size_t holds",
+					 kernel->name, global[d], d);
+		work_items *= global[d];
+		groups *= local ? global[d] / local[d] : global[d];
 	}
+	/* Drivers count work-groups in 32 bits: PoCL 3.1 aborts on more, or
+	 * wraps the count to 0 and runs nothing. Without a local size the
+	 * driver's grouping is unknown: every work-item counts as a group. */
+	if (groups > CLWARP_MAX_WORK_GROUPS)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 local ? "kernel %s: %zu work-groups in one launch; at most %llu (give a larger local size)"
+				       : "kernel %s: %zu work-items without a local size; at most %llu (give a local size)",
+				 kernel->name, groups, (unsigned long long)CLWARP_MAX_WORK_GROUPS);
 	return CLWARP_OK;
 }
 

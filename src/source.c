@@ -343,6 +343,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	size_t params_start = 0;
 	clwarp_status status;
 
+	/* A UTF-8 byte-order mark: the compiler skips one at the start of a
+	 * file, but here every file follows the prelude or other text. */
+	if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
 	while (*p) {
 		char c = *p;
 

@@ -89,6 +89,266 @@ kernel void broken(global int *x)
 }
 
 
+# ------------------------------------------------------------- bad input
+#
+# Issue #12, "Bad input, all of it" (docs/reliability.md, "Bad input"): every
+# case is (name, argv, exit status, a text the one error line must hold,
+# environment). The status is the one docs/clwarp-run.md gives; a case of
+# status 0 is a documented fallback (its text, if any, is the one warning).
+# argv items may be bytes (file names and SPECs that are not UTF-8).
+
+RUN3 = ["-q", "-a", "int[4]=iota", "-a", "out:int[4]", "-a", "int:1", "plain.cl"]
+NOP = ["-a", "out:int[4]", "nop.cl"]
+
+BAD_FILES = {
+    "nop.cl": b"kernel void nop(global int *x)\n"
+              b"{\n\tif (get_global_id(0) + get_global_id(1) + get_global_id(2) == 0)\n\t\tx[0] = 1;\n}\n",
+    "scalar.cl": b"kernel void only_scalar(int s) { }\n",
+    "image.cl": b"kernel void im(read_only image2d_t img, global int *out) { out[0] = 1; }\n",
+    "sampler.cl": b"kernel void sm(sampler_t s, global int *out) { out[0] = 1; }\n",
+    "struct.cl": b"typedef struct { int a; float b; } pair;\n"
+                 b"kernel void st(pair p, global int *out) { out[0] = p.a; }\n",
+    "vecval.cl": b"kernel void vv(float4 v, global float *out) { out[0] = v.x; }\n",
+    "vector.cl": b"kernel void v4(global const float4 *p, global float *out)\n"
+                 b"{ out[get_global_id(0)] = p[get_global_id(0)].x; }\n",
+    "vector3.cl": b"kernel void v3(global const float3 *p, global float *out)\n"
+                  b"{ out[get_global_id(0)] = p[get_global_id(0)].x; }\n",
+    "empty.cl": b"",
+    "nokernel.cl": b"int helper(int x) { return x + 1; }\n",
+    "nul.cl": b"kernel void k(global int *x)\n{\n\0\tx[0] = 1;\n}\n",
+    "binary.cl": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)),
+    "latin1.cl": b"kernel void k(global int *x)\n{\n\tx[0] = caf\xe9;\n}\n",
+    "include.cl": b"#include \"nowhere.h\"\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-unknown.cl": b"//! frob: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-quote.cl": b"//! run: -a 'int[4]\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-help.cl": b"//! run: --help\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-file.cl": b"//! run: -a out:int[4] other.cl\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-option.cl": b"\n//! run: -g 0\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-k.cl": b"//! expect[x]: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-colon.cl": b"//! expect[0] 1 2\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-twice.cl": b"//! expect: 1\n//! expect[0]: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-no-expect.cl": b"//! run: -a out:int[1]\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-out.cl": b"//! run: -a out:int[1]\n//! expect[1]: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-value.cl": b"//! run: -a out:int[1]\n//! expect: abc\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "empty.bin": b"",
+}
+
+
+def bad(name, argv, status, message, env=None):
+    return (name, argv, status, message, env)
+
+
+BAD_INPUT = [
+    # Options.
+    bad("option without its value", ["plain.cl", "-a"], 2, "option '-a' needs a value"),
+    bad("long option without its value", ["plain.cl", "--repeat"], 2, "option '--repeat' needs a value"),
+    bad("two FILEs", ["plain.cl", "copy.cl"], 2, "one FILE.cl at a time"),
+    bad("--list-devices with a FILE", ["--list-devices", "plain.cl"], 2, "--list-devices takes no FILE.cl"),
+    bad("-w 0", ["-w", "0"] + RUN3, 2, "bad warp size '0'"),
+    bad("-w 128", ["-w", "128"] + RUN3, 2, "bad warp size '128'"),
+    bad("-w not a number", ["-w", "abc"] + RUN3, 2, "bad warp size 'abc'"),
+    bad("--repeat over 1000000", ["--repeat", "1000001"] + RUN3, 2, "bad --repeat count '1000001'"),
+    bad("--repeat negative", ["--repeat", "-1"] + RUN3, 2, "bad --repeat count '-1'"),
+    bad("-b empty", ["-b", ""] + RUN3, 2, "unknown backend ''"),
+    bad("-D empty", ["-D", ""] + RUN3, 2, "-D needs NAME[=VALUE]"),
+    bad("-D without a name", ["-D", "=1"] + RUN3, 2, "-D needs NAME[=VALUE]"),
+    bad("-k empty", ["-k", ""] + RUN3, 2, "plain.cl has no kernel ''"),
+    bad("-d matching nothing", ["-d", "no such device"] + RUN3, 1, "no OpenCL device matches \"no such device\""),
+    # Global and local sizes.
+    bad("-g 0", ["-g", "0"] + NOP, 2, "bad global size '0'"),
+    bad("-l 0", ["-g", "4", "-l", "0"] + NOP, 2, "bad local size '0'"),
+    bad("-g negative", ["-g", "-1"] + NOP, 2, "bad global size '-1'"),
+    bad("-g trailing junk", ["-g", "4x"] + NOP, 2, "bad global size '4x'"),
+    bad("-g empty", ["-g", ""] + NOP, 2, "bad global size ''"),
+    bad("-g trailing comma", ["-g", "4,"] + NOP, 2, "bad global size '4,'"),
+    bad("-g 4 dimensions", ["-g", "4,4,4,4"] + NOP, 2, "at most 3 dimensions"),
+    bad("-g over size_t", ["-g", "99999999999999999999"] + NOP, 2, "99999999999999999999 is more than size_t holds"),
+    bad("-g product over size_t", ["-g", "4294967296,4294967296"] + NOP, 2, "overflow size_t"),
+    bad("-l with more dimensions than -g", ["-g", "8", "-l", "2,2"] + NOP, 2,
+        "the local size has 2 dimensions, the global size 1"),
+    bad("-l in 2 dimensions without -g", ["-l", "2,2"] + NOP, 2, "a 2-dimensional local size needs -g"),
+    bad("-l larger than -g", ["-g", "8", "-l", "16"] + NOP, 2, "the local size 16 does not divide the global size 8"),
+    bad("-l not dividing dimension 1", ["-g", "4,6", "-l", "4,4"] + NOP, 2, "(dimension 1)"),
+    bad("-l over the device", ["-g", "1048576", "-l", "1048576"] + NOP, 1,
+        "exceeds the device's maximum work-group size"),
+    bad("2^32 work-groups", ["-g", "1099511627776"] + NOP, 1, "work-groups in one launch; at most 4294967295"),
+    bad("2^64-1 work-items, no local size", ["-g", "18446744073709551615"] + NOP, 1,
+        "18446744073709551615 work-items without a local size"),
+    bad("no global size to default to", ["-a", "int:1", "scalar.cl"], 2,
+        "no -g given and no buffer argument"),
+    # Argument SPECs.
+    bad("SPEC empty", ["-a", ""] + RUN3[3:], 2, "bad argument SPEC '': expected a type"),
+    bad("SPEC int[]", ["-a", "int[]"] + RUN3[3:], 2, "expected an element count inside [ ]"),
+    bad("SPEC negative count", ["-a", "int[-1]"] + RUN3[3:], 2, "'int[-1]': expected an element count"),
+    bad("SPEC fractional count", ["-a", "int[1.5]"] + RUN3[3:], 2, "'int[1.5]': expected ']'"),
+    bad("SPEC hexadecimal count", ["-a", "int[0x4]"] + RUN3[3:], 2, "'int[0x4]': expected ']'"),
+    bad("SPEC type in capitals", ["-a", "INT[4]"] + RUN3[3:], 2, "unknown type 'INT'"),
+    bad("SPEC half", ["-a", "half[4]"] + RUN3[3:], 2, "unknown type 'half'"),
+    bad("SPEC vector type", ["-a", "int4[4]"] + RUN3[3:], 2, "'int4[4]': expected [N] or :VALUE"),
+    bad("SPEC empty INIT", ["-a", "int[4]="] + RUN3[3:], 2, "empty INIT after '='"),
+    bad("SPEC fill()", ["-a", "int[4]=fill()"] + RUN3[3:], 2, "'int[4]=fill()': empty int value"),
+    bad("SPEC fill( unclosed", ["-a", "int[4]=fill(1"] + RUN3[3:], 2, "fill(...) needs its closing ')'"),
+    bad("SPEC iota( unclosed", ["-a", "int[4]=iota(1,2"] + RUN3[3:], 2, "iota(...) needs its closing ')'"),
+    bad("SPEC rand) trailing", ["-a", "int[4]=rand(1)x"] + RUN3[3:], 2, "rand(...) needs its closing ')'"),
+    bad("SPEC iota with one value", ["-a", "int[4]=iota(1)"] + RUN3[3:], 2, "iota takes two values"),
+    bad("SPEC rand()", ["-a", "int[4]=rand()"] + RUN3[3:], 2, "'int[4]=rand()': empty ulong value"),
+    bad("SPEC rand lo > hi", ["-a", "int[4]=rand(1,5,2)"] + RUN3[3:], 2, "rand needs lo <= hi"),
+    bad("SPEC rand with two values", ["-a", "int[4]=rand(1,2)"] + RUN3[3:], 2, "rand takes rand(seed) or"),
+    bad("SPEC list too long", ["-a", "int[4]=1,2,3,4,5"] + RUN3[3:], 2, "the list has 5 values, the buffer 4"),
+    bad("SPEC list with a hole", ["-a", "int[4]=1,,2,3"] + RUN3[3:], 2, "'int[4]=1,,2,3': empty int value"),
+    bad("SPEC uchar -1", ["-a", "uchar[4]=-1"] + RUN3[3:], 2, "-1, out of range for uchar"),
+    bad("SPEC unclosed parenthesis", ["-a", "int[4]=(i"] + RUN3[3:], 2, "expression '(i': expected ')'"),
+    bad("SPEC stray parenthesis", ["-a", "int[4]=i)"] + RUN3[3:], 2, "expression 'i)': unexpected text"),
+    bad("SPEC **", ["-a", "int[4]=i**2"] + RUN3[3:], 2, "expected a number, i or '(' at '*2'"),
+    bad("SPEC overflow in the expression", ["-a", "int[4]=9223372036854775807*(i+2)"] + RUN3[3:], 2,
+        "integer overflow at i = 0"),
+    bad("SPEC % 0", ["-a", "int[4]=i%0"] + RUN3[3:], 2, "division by zero at i = 0"),
+    bad("SPEC expression out of range", ["-a", "int[4]=i*2147483648"] + RUN3[3:], 2,
+        "element 1 is 2147483648, out of range for int"),
+    bad("SPEC out:local:", ["-a", "out:local:int[4]"] + RUN3[3:], 2, "unknown type 'local'"),
+    bad("SPEC local scalar", ["-a", "local:int:3"] + RUN3[3:], 2, "a scalar cannot be out: or local:"),
+    bad("SPEC trailing blank", ["-a", "int[4] "] + RUN3[3:], 2, "expected '=INIT' or nothing after [N]"),
+    bad("SPEC float literal for int", ["-a", "int[4]=i+1e3"] + RUN3[3:], 2,
+        "a float literal in an integer expression"),
+    bad("SPEC not UTF-8", ["-a", b"int[4]=\xff"] + RUN3[3:], 2, "expected a number, i or '('"),
+    bad("SPEC N*size over size_t", ["-a", "int[18446744073709551615]"] + RUN3[3:], 2,
+        "'int[18446744073709551615]': the buffer size overflows"),
+    bad("scalar empty", ["-a", "int[4]", "-a", "out:int[4]", "-a", "int:", "plain.cl"], 2,
+        "'int:': empty int value"),
+    bad("scalar trailing junk", ["-a", "int[4]", "-a", "out:int[4]", "-a", "int:5x", "plain.cl"], 2,
+        "'5x' is not an integer"),
+    bad("scalar over int", ["-a", "int[4]", "-a", "out:int[4]", "-a", "int:99999999999", "plain.cl"], 2,
+        "99999999999 is out of range for int"),
+    bad("scalar uint -1", ["-a", "int[4]", "-a", "out:int[4]", "-a", "uint:-1", "plain.cl"], 2,
+        "-1 is out of range for uint"),
+    bad("scalar float 1e999", ["-a", "int[4]", "-a", "out:int[4]", "-a", "float:1e999", "plain.cl"], 2,
+        "1e999 is out of range for float"),
+    bad("scalar double 0x", ["-a", "int[4]", "-a", "out:int[4]", "-a", "double:0x", "plain.cl"], 2,
+        "'0x' is not a double value"),
+    bad("scalar char -129", ["-a", "int[4]", "-a", "out:int[4]", "-a", "char:-129", "plain.cl"], 2,
+        "-129 is out of range for char"),
+    bad("scalar without a type", ["-a", "int[4]", "-a", "out:int[4]", "-a", ":5", "plain.cl"], 2,
+        "bad argument SPEC ':5': expected a type"),
+    bad("scalar long 2^63", ["-a", "int[4]", "-a", "out:int[4]", "-a", "long:9223372036854775808",
+                             "plain.cl"], 2, "9223372036854775808 is out of range for long"),
+    bad("@ without a file", ["-a", "int[4]=@"] + RUN3[3:], 2, "@ needs a file name"),
+    bad("@ a directory", ["-a", "int[4]=@adir.cl"] + RUN3[3:], 2, "adir.cl is not a regular file"),
+    bad("@ an empty file", ["-a", "int[4]=@empty.bin"] + RUN3[3:], 2, "empty.bin has 0 bytes; int[4] needs exactly 16"),
+    bad("@ /dev/null", ["-a", "int[4]=@/dev/null"] + RUN3[3:], 2, "/dev/null is not a regular file"),
+    bad("local memory over the device", ["-g", "4", "-l", "4", "-a", "int[4]", "-a", "out:int[4]",
+                                         "-a", "local:int[1000000000]", "-a", "int:1", "local.cl"], 1,
+        "exceed the device's local memory"),
+    # The kernel's parameters.
+    bad("image parameter", ["-a", "int[4]", "-a", "out:int[4]", "image.cl"], 2, "is an image (image2d_t)"),
+    bad("image parameter given a scalar", ["-a", "int:1", "-a", "out:int[4]", "image.cl"], 2,
+        "argument 0 of kernel im is an image"),
+    bad("sampler parameter", ["-a", "int:1", "-a", "out:int[4]", "sampler.cl"], 2, "is a sampler (sampler_t)"),
+    bad("struct parameter", ["-a", "int[4]", "-a", "out:int[4]", "struct.cl"], 2,
+        "is a struct or another type that is not one of the ten (pair)"),
+    bad("vector parameter", ["-a", "float:1", "-a", "out:float[4]", "vecval.cl"], 2, "is a vector (float4)"),
+    bad("float4* buffer not whole vectors", ["-a", "float[6]", "-a", "out:float[1]", "vector.cl"], 2,
+        "holds whole vectors of 4 floats, but -a 'float[6]' has 6 elements"),
+    bad("float3* buffer not whole vectors", ["-a", "float[6]", "-a", "out:float[1]", "vector3.cl"], 2,
+        "holds whole vectors of 4 floats"),
+    bad("float4* given int", ["-a", "int[8]", "-a", "out:float[2]", "vector.cl"], 2, "-a 'int[8]' gives int"),
+    bad("local pointer given a buffer", ["-g", "4", "-a", "int[4]", "-a", "out:int[4]", "-a", "int[4]",
+                                         "-a", "int:1", "local.cl"], 2, "argument 2 of kernel reverse is local memory"),
+    bad("local pointer of another type", ["-g", "4", "-l", "4", "-a", "int[4]", "-a", "out:int[4]",
+                                          "-a", "local:float[4]", "-a", "int:1", "local.cl"], 2,
+        "-a 'local:float[4]' gives float"),
+    bad("more -a than parameters", RUN3[:7] + ["-a", "int:2", "plain.cl"], 2,
+        "kernel scale takes 3 arguments, but 4 -a were given"),
+    bad("no -a at all", ["plain.cl"], 2, "kernel scale takes 3 arguments, but 0 -a were given"),
+    # FILE.
+    bad("empty FILE", NOP[:2] + ["empty.cl"], 2, "empty.cl defines no kernel"),
+    bad("FILE without kernels", NOP[:2] + ["nokernel.cl"], 2, "nokernel.cl defines no kernel"),
+    bad("FILE with a NUL byte", NOP[:2] + ["nul.cl"], 2, "nul.cl:3: not OpenCL C source: a NUL byte"),
+    bad("binary FILE", NOP[:2] + ["binary.cl"], 2, "binary.cl:1: not OpenCL C source"),
+    bad("FILE not UTF-8", NOP[:2] + ["latin1.cl"], 1, "latin1.cl:3:"),
+    bad("FILE a directory", NOP[:2] + ["adir.cl"], 2, "cannot read adir.cl: Is a directory"),
+    bad("FILE /dev/null", NOP[:2] + ["/dev/null"], 2, "/dev/null defines no kernel"),
+    bad("FILE name too long", NOP[:2] + ["x" * 5000 + ".cl"], 2, "File name too long"),
+    bad("FILE name not UTF-8", NOP[:2] + [b"caf\xe9.cl"], 2, "No such file or directory"),
+    bad("#include of a missing file", NOP[:2] + ["include.cl"], 1, "cannot read #include \"nowhere.h\""),
+    # //! directives.
+    bad("unknown directive", NOP[:2] + ["d-unknown.cl"], 2, "unknown directive '//! frob: 1'"),
+    bad("run: unterminated quote", ["d-quote.cl"], 2, "d-quote.cl:1: //! run: unterminated ' quote"),
+    bad("run: --help", ["d-help.cl"], 2, "--help is not allowed in a kernel file"),
+    bad("run: names a file", ["d-file.cl"], 2, "unexpected 'other.cl'"),
+    bad("run: bad option value", ["d-option.cl"], 2, "d-option.cl:2: //! run: bad global size '0'"),
+    bad("expect[x]", NOP[:2] + ["d-expect-k.cl"], 2, "expected a number in expect[K]"),
+    bad("expect without ':'", NOP[:2] + ["d-expect-colon.cl"], 2, "expected ':' after expect[K]"),
+    bad("expect twice", NOP[:2] + ["d-expect-twice.cl"], 2, "a second expect line for out: buffer 0"),
+    bad("--check without expect", ["--check", "d-no-expect.cl"], 2, "d-no-expect.cl has no //! expect lines"),
+    bad("expect for a missing out:", ["--check", "d-expect-out.cl"], 2, "expect[1], but there is only 1 out: argument"),
+    bad("expect value not a literal", ["--check", "d-expect-value.cl"], 2, "'abc' is not an integer"),
+    # --json: the error as a JSON object on stdout as well.
+    bad("--json unknown option", ["--json", "--bogus", "plain.cl"], 2, "unknown option '--bogus'"),
+    bad("--js abbreviation, after the error", ["-g", "0", "--js"] + NOP, 2, "bad global size '0'"),
+    bad("--json bad SPEC", ["--json", "-a", "int[4"] + RUN3[3:], 2, "bad argument SPEC 'int[4'"),
+    bad("--json SPEC not UTF-8", ["--json", "-a", b"\xff[4]"] + RUN3[3:], 2, "expected a type"),
+    bad("--json kernel name not UTF-8", ["--json", "-k", b"caf\xe9"] + NOP, 2, "nop.cl has no kernel"),
+    bad("--json argument type", ["--json", "-a", "int[4]", "-a", "out:int[4]", "image.cl"], 2, "is an image"),
+    bad("--json build failure", ["--json"] + NOP[:2] + ["latin1.cl"], 1, "latin1.cl:3:"),
+    bad("--json buffer over the device", ["--json", "-a", "out:char[1099511627776]"] + NOP[2:], 1,
+        "exceed the device's largest buffer"),
+    bad("--json --check without expect", ["--json", "--check", "d-no-expect.cl"], 2, "has no //! expect lines"),
+    bad("--json from a run: line", ["d-option.cl", "--json"], 2, "bad global size '0'"),
+]
+
+# Garbage in every CLWARP_* variable the library and the tool read (src/engine.c,
+# src/diskcache.c): empty (the same as unset), not a number, negative, huge,
+# trailing junk. CLWARP_ALGO_TUNING (the algorithms only) is in test-bad-input.c.
+ENV_OK = ("", 0, None)
+BAD_ENV = {
+    "CLWARP_DEVICE": [ENV_OK, ("no such device", 1, "CLWARP_DEVICE=\"no such device\" matches no OpenCL device"),
+                      ("-1:0", 1, "CLWARP_DEVICE=\"-1:0\""), ("99999999999999999999:0", 1, "CLWARP_DEVICE=\"9999"),
+                      ("0:0junk", 1, "CLWARP_DEVICE=\"0:0junk\"")],
+    "CLWARP_BACKEND": [ENV_OK, ("cuda", 2, "CLWARP_BACKEND=\"cuda\": expected auto"),
+                       ("-1", 2, "CLWARP_BACKEND=\"-1\""), ("99999999999999999999", 2, "CLWARP_BACKEND=\"9999"),
+                       ("local2", 2, "CLWARP_BACKEND=\"local2\""), ("LOCAL", 2, "CLWARP_BACKEND=\"LOCAL\"")],
+    "CLWARP_WARP_SIZE": [ENV_OK, ("abc", 2, "CLWARP_WARP_SIZE=\"abc\" is not a number"),
+                         ("-1", 2, "CLWARP_WARP_SIZE=\"-1\" is not a number"),
+                         ("99999999999999999999", 2, "CLWARP_WARP_SIZE=\"99999999999999999999\" is out of range"),
+                         ("32x", 2, "CLWARP_WARP_SIZE=\"32x\" is not a number"),
+                         (" 16", 2, "CLWARP_WARP_SIZE=\" 16\" is not a number"),
+                         ("0", 2, "CLWARP_WARP_SIZE=\"0\": the width must be a power of two"),
+                         ("48", 2, "CLWARP_WARP_SIZE=\"48\": the width must be a power of two"),
+                         ("4096", 2, "CLWARP_WARP_SIZE=\"4096\": the width must be a power of two")],
+    "CLWARP_NATIVE_WIDTH": [ENV_OK, ("yes", 2, "CLWARP_NATIVE_WIDTH=\"yes\": expected 0 or 1"),
+                            ("-1", 2, "CLWARP_NATIVE_WIDTH=\"-1\""),
+                            ("99999999999999999999", 2, "CLWARP_NATIVE_WIDTH=\"9999"),
+                            ("1x", 2, "CLWARP_NATIVE_WIDTH=\"1x\"")],
+    "CLWARP_CACHE": [ENV_OK, ("off", 2, "CLWARP_CACHE=\"off\": expected 0 (disk cache off) or 1"),
+                     ("-1", 2, "CLWARP_CACHE=\"-1\""), ("99999999999999999999", 2, "CLWARP_CACHE=\"9999"),
+                     ("0x", 2, "CLWARP_CACHE=\"0x\""), (" 0", 2, "CLWARP_CACHE=\" 0\"")],
+    # The documented fallback: one warning, then the memory cache only.
+    "CLWARP_CACHE_DIR": [ENV_OK, ("/dev/null", 0, "cannot use folder /dev/null: Not a directory"),
+                         ("/dev/null/sub", 0, "cannot use folder /dev/null/sub: Not a directory"),
+                         ("/" + "x" * 5000, 0, "File name too long")],
+    "CLWARP_CACHE_MAX_BYTES": [ENV_OK, ("abc", 2, "CLWARP_CACHE_MAX_BYTES=\"abc\" is not a number"),
+                               ("-1", 2, "CLWARP_CACHE_MAX_BYTES=\"-1\" is not a number"),
+                               (" -1", 2, "CLWARP_CACHE_MAX_BYTES=\" -1\" is not a number"),
+                               ("99999999999999999999", 2, "CLWARP_CACHE_MAX_BYTES=\"99999999999999999999\" is out of range"),
+                               ("256M", 2, "CLWARP_CACHE_MAX_BYTES=\"256M\" is not a number"),
+                               ("0", 2, "CLWARP_CACHE_MAX_BYTES=0: the bound must be at least 1 byte")],
+    "CLWARP_LOG_LEVEL": [ENV_OK, ("verbose", 2, "CLWARP_LOG_LEVEL=\"verbose\": expected error, warning"),
+                         ("-1", 2, "CLWARP_LOG_LEVEL=\"-1\""), ("4", 2, "CLWARP_LOG_LEVEL=\"4\""),
+                         ("99999999999999999999", 2, "CLWARP_LOG_LEVEL=\"9999"),
+                         ("debugx", 2, "CLWARP_LOG_LEVEL=\"debugx\"")],
+}
+for _var, _values in BAD_ENV.items():
+    for _value, _status, _message in _values:
+        BAD_INPUT.append(bad("%s=%r" % (_var, _value[:24]), RUN3, _status, _message, {_var: _value}))
+BAD_INPUT += [
+    bad("--list-devices, CLWARP_WARP_SIZE=abc", ["--list-devices"], 2, "CLWARP_WARP_SIZE=\"abc\"",
+        {"CLWARP_WARP_SIZE": "abc"}),
+    bad("--list-devices --json, CLWARP_LOG_LEVEL=loud", ["--list-devices", "--json"], 2,
+        "CLWARP_LOG_LEVEL=\"loud\"", {"CLWARP_LOG_LEVEL": "loud"}),
+    bad("--json, CLWARP_CACHE=no", ["--json"] + RUN3, 2, "CLWARP_CACHE=\"no\"", {"CLWARP_CACHE": "no"}),
+]
+
+
 def splitmix64(seed, count):
     """The documented rand() generator: one splitmix64 output per element."""
     state = seed & MASK64
@@ -120,6 +380,10 @@ class CliTest(unittest.TestCase):
         for name, text in KERNELS.items():
             with open(os.path.join(cls.tmp, name), "w", encoding="utf-8") as f:
                 f.write(text)
+        for name, data in BAD_FILES.items():
+            with open(os.path.join(cls.tmp, name), "wb") as f:
+                f.write(data)
+        os.mkdir(os.path.join(cls.tmp, "adir.cl"))
 
     @classmethod
     def tearDownClass(cls):
@@ -433,6 +697,61 @@ class CliTest(unittest.TestCase):
         # Possible on paper but over the device's largest allocation: a run-time error.
         self.usage_error("-a", "out:int[200000000000]", "-k", "set_value", "copy.cl",
                          status=1, pattern=r"largest buffer")
+
+    def check_bad_input(self, argv, status, message, env):
+        """One case of BAD_INPUT: its status, one error line saying `message`
+        once, stdout empty (with --json: one JSON object with the error),
+        the usage lines for status 2, no crash."""
+        run_env = {k: v for k, v in os.environ.items() if not k.startswith("CLWARP_")}
+        run_env["CLWARP_CACHE_DIR"] = self.cache
+        run_env.update(env or {})
+        args = [a if isinstance(a, bytes) else a.encode() for a in argv]
+        proc = subprocess.run([BINARY.encode()] + args, cwd=self.tmp, env=run_env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+        rc = proc.returncode
+        err = proc.stderr.decode("utf-8", "surrogateescape")
+        self.assertTrue(0 <= rc < 128, "crashed (status %d):\n%s" % (rc, err))
+        self.assertNotIn("Traceback", err)
+        self.assertEqual(rc, status, "exit status; stderr:\n" + err)
+        if status == 0:
+            self.assertEqual(err.count(message), 1, err) if message else self.assertEqual(err, "")
+            self.assertLessEqual(len(err.splitlines()), 1, "more than the one warning:\n" + err)
+            return
+        if any(a in (b"--json", b"--js") for a in args):
+            doc = json.loads(proc.stdout)  # bytes: invalid UTF-8 fails here
+            self.assertIn(message.replace('"', ""), doc["error"].replace('"', ""))
+            self.assertEqual(doc["status"], status)
+        else:
+            self.assertEqual(proc.stdout, b"", "an error printed on stdout")
+        lines = err.splitlines()
+        usage = ["Usage: clwarp-run [options] FILE.cl", "Try 'clwarp-run --help'."]
+        if status == 2:
+            self.assertEqual(lines[-2:], usage, err)
+            lines = lines[:-2]
+        self.assertNotIn("Usage:", "\n".join(lines))
+        # One line of clwarp-run's, none of the driver's; a build failure
+        # adds the line that says what -v would show.
+        lines = [line for line in lines if not line.startswith("clwarp-run: -v adds ")]
+        self.assertEqual(len(lines), 1, "not one error line:\n" + err)
+        self.assertTrue(lines[0].startswith("clwarp-run: "), err)
+        self.assertEqual(err.count(message), 1, "%r not said exactly once:\n%s" % (message, err))
+
+    def test_bad_input(self):
+        names = [case[0] for case in BAD_INPUT]
+        self.assertEqual(len(names), len(set(names)), "two cases of one name")
+        self.assertGreaterEqual(len(BAD_INPUT), 60)
+        for name, argv, status, message, env in BAD_INPUT:
+            with self.subTest(name):
+                self.check_bad_input(argv, status, message, env)
+
+    def test_byte_order_mark(self):
+        # A UTF-8 byte-order mark neither hides a first-line directive nor
+        # reaches the compiler (which would stop at it after the prelude).
+        with open(self.path("bom.cl"), "wb") as f:
+            f.write(b"\xef\xbb\xbf//! run: -a out:int[2]\n"
+                    b"kernel void k(global int *x) { x[get_global_id(0)] = 7; }\n")
+        out, _ = self.ok("-q", "bom.cl")
+        self.assertEqual(out, "arg0: 7 7\n")
 
     # ------------------------------------------------------------- misc
 

@@ -157,6 +157,13 @@ parse_init(struct argspec *a, const char *init, const char *base_dir, char *err,
 							 : a->b_bits > a->c_bits))
 				ok = fail(err, errlen, a->text, "rand needs lo <= hi");
 		}
+	} else if (starts_with(init, "iota(") || starts_with(init, "fill(") || starts_with(init, "rand(")) {
+		char why[80];
+
+		/* Not a list or an expression: a call that does not end in its ')'. */
+		snprintf(why, sizeof(why), "%.4s(...) needs its closing ')' at the end, with nothing after it",
+			 init);
+		ok = fail(err, errlen, a->text, why);
 	} else if (strchr(init, ',')) {
 		size_t count;
 

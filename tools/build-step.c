@@ -3,6 +3,7 @@
 #include "build-step.h"
 
 #include "output.h"
+#include "report.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,9 @@ build_step_report_failure(const char *path, clwarp_status status, const clwarp_b
 	const char *log = info->log && *info->log ? info->log : NULL;
 
 	if (msg && *msg)
-		fprintf(stderr, "clwarp-run: %s\n", msg);
+		report_error("%s", msg);
 	else
-		fprintf(stderr, "clwarp-run: build of %s failed: %s\n", path, clwarp_status_to_str(status));
+		report_error("build of %s failed: %s", path, clwarp_status_to_str(status));
 	/* With -v the library's debug log has already shown the compiler's
 	 * log, and the driver's output went to the terminal as it came. */
 	if (!verbose && (log || driver_output))
@@ -87,6 +88,7 @@ build_step_report_failure(const char *path, clwarp_status status, const clwarp_b
 		output_json_string(stdout, log ? log : "");
 		fputs(", \"driver_output\": ", stdout);
 		output_json_string(stdout, driver_output ? driver_output : "");
-		fputs("}\n", stdout);
+		printf(", \"status\": %d}\n", EXIT_RUNTIME);
+		report_output_done();
 	}
 }

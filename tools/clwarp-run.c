@@ -1,11 +1,14 @@
 /* clwarp-run: build and run one OpenCL C kernel from the command line. */
 /* SPDX-License-Identifier: MIT */
+#include "argcheck.h"
 #include "argspec.h"
 #include "build-step.h"
 #include "check.h"
 #include "elemtype.h"
 #include "kernel-file.h"
+#include "launch-size.h"
 #include "output.h"
+#include "report.h"
 
 #include <clwarp/clwarp.h>
 
@@ -17,9 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EXIT_USAGE 2
-#define EXIT_RUNTIME 1
 
 /* Default local size search: at most this many work-items per group. */
 #define DEFAULT_LOCAL_MAX 256
@@ -123,11 +123,9 @@ error_msg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("clwarp-run: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report_verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static int
@@ -138,24 +136,20 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("clwarp-run: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report_vusage(fmt, ap);
 	va_end(ap);
-	fputs("\nUsage: clwarp-run [options] FILE.cl\nTry 'clwarp-run --help'.\n", stderr);
 	return EXIT_USAGE;
 }
 
-/* A failed library call: its message, or the status text when it has none. */
+/* A failed library call: its message, or the status text when it has none.
+ * A bad CLWARP_* variable is a usage error, and its message says it all. */
 static int
 library_error(const char *what, clwarp_status status)
 {
-	const char *msg = clwarp_last_error();
-
-	if (msg && *msg)
-		error_msg("%s: %s", what, msg);
-	else
-		error_msg("%s: %s", what, clwarp_status_to_str(status));
+	if (report_is_environment_error(status))
+		return usage_error("%s", clwarp_last_error());
+	error_msg("%s: %s", what, report_library_message(status));
 	return EXIT_RUNTIME;
 }
 
@@ -186,45 +180,6 @@ strvec_clear(struct strvec *v)
 	v->count = 0;
 }
 
-static bool
-parse_count(const char *text, unsigned long long max, unsigned long long *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!isdigit((unsigned char)*text))
-		return false;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno || *end || v == 0 || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
-/* "N[,N[,N]]" */
-static bool
-parse_sizes(const char *text, size_t *sizes, unsigned *dims)
-{
-	char copy[256];
-	char *save = NULL, *tok;
-	unsigned n = 0;
-
-	if (strlen(text) >= sizeof(copy) || !*text || text[strlen(text) - 1] == ',' ||
-	    strstr(text, ",,") || text[0] == ',')
-		return false;
-	strcpy(copy, text);
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		unsigned long long v;
-
-		if (n == 3 || !parse_count(tok, SIZE_MAX, &v))
-			return false;
-		sizes[n++] = (size_t)v;
-	}
-	*dims = n;
-	return n > 0;
-}
-
 static char *
 join_path(const char *dir, const char *path)
 {
@@ -251,6 +206,7 @@ static int
 parse_options(int argc, char **argv, struct options *o, const char *where, const char *base_dir)
 {
 	char prefix[512] = "";
+	char why[160];
 	int c;
 
 	if (where)
@@ -268,15 +224,13 @@ parse_options(int argc, char **argv, struct options *o, const char *where, const
 			o->device = optarg;
 			break;
 		case 'g':
-			if (!parse_sizes(optarg, o->global, &o->global_dims))
-				return usage_error("%sbad global size '%s' (expected N[,N[,N]], each at least 1)",
-						   prefix, optarg);
+			if (!launch_size_parse(optarg, o->global, &o->global_dims, why, sizeof(why)))
+				return usage_error("%sbad global size '%s' (%s)", prefix, optarg, why);
 			o->global_set = true;
 			break;
 		case 'l':
-			if (!parse_sizes(optarg, o->local, &o->local_dims))
-				return usage_error("%sbad local size '%s' (expected N[,N[,N]], each at least 1)",
-						   prefix, optarg);
+			if (!launch_size_parse(optarg, o->local, &o->local_dims, why, sizeof(why)))
+				return usage_error("%sbad local size '%s' (%s)", prefix, optarg, why);
 			o->local_set = true;
 			break;
 		case 'a':
@@ -290,7 +244,7 @@ parse_options(int argc, char **argv, struct options *o, const char *where, const
 			o->backend_set = true;
 			break;
 		case 'w':
-			if (!parse_count(optarg, 64, &v) || (v & (v - 1)) != 0)
+			if (!launch_size_count(optarg, 64, &v) || (v & (v - 1)) != 0)
 				return usage_error("%sbad warp size '%s' (expected a power of two from 1 to 64)",
 						   prefix, optarg);
 			o->warp_size = (unsigned)v;
@@ -337,7 +291,7 @@ parse_options(int argc, char **argv, struct options *o, const char *where, const
 				return usage_error("out of memory");
 			break;
 		case OPT_REPEAT:
-			if (!parse_count(optarg, 1000000, &v))
+			if (!launch_size_count(optarg, 1000000, &v))
 				return usage_error("%sbad --repeat count '%s' (expected 1 to 1000000)", prefix,
 						   optarg);
 			o->repeat = (unsigned)v;
@@ -451,6 +405,7 @@ engine_options(const struct options *o, clwarp_engine_options *eo, const char *d
 		eo->flags |= CLWARP_ENGINE_PROFILING;
 	if (o->verbose)
 		eo->log_level = CLWARP_LOG_DEBUG;
+	eo->log_fn = report_log;
 }
 
 /* --------------------------------------------------------- list devices */
@@ -512,6 +467,12 @@ list_devices(const struct options *o)
 		opencl_c_number(d->opencl_c_version, cver, sizeof(cver));
 		engine_options(o, &eo, spec);
 		status = clwarp_engine_new(&eo, &engine);
+		if (report_is_environment_error(status)) {
+			fclose(out);
+			free(text);
+			clwarp_device_list_free(list, count);
+			return library_error("listing devices", status);
+		}
 		if (status == CLWARP_OK)
 			status = clwarp_engine_backend(engine, &backend, &warp);
 		if (status == CLWARP_OK)
@@ -556,95 +517,6 @@ list_devices(const struct options *o)
 	}
 	fwrite(text, 1, text_len, stdout);
 	free(text);
-	return 0;
-}
-
-/* ---------------------------------------------------------- type checks */
-
-/* Normalise a CL_KERNEL_ARG_TYPE_NAME: drop qualifiers and blanks, "unsigned int" -> "uint". */
-static void
-normalise_type(const char *in, char *out, size_t len, unsigned *pointers)
-{
-	char copy[256];
-	char *save = NULL, *tok;
-	size_t n = 0;
-	bool is_unsigned = false;
-
-	*pointers = 0;
-	snprintf(copy, sizeof(copy), "%s", in);
-	for (char *p = copy; *p; p++) {
-		if (*p == '*') {
-			(*pointers)++;
-			*p = ' ';
-		}
-	}
-	out[0] = '\0';
-	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		if (!strcmp(tok, "const") || !strcmp(tok, "volatile") || !strcmp(tok, "restrict") ||
-		    !strcmp(tok, "__global") || !strcmp(tok, "global") || !strcmp(tok, "__local") ||
-		    !strcmp(tok, "local") || !strcmp(tok, "__constant") || !strcmp(tok, "constant") ||
-		    !strcmp(tok, "signed"))
-			continue;
-		if (!strcmp(tok, "unsigned")) {
-			is_unsigned = true;
-			continue;
-		}
-		n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s%s", is_unsigned ? "u" : "", tok);
-		is_unsigned = false;
-		if (n >= len)
-			break;
-	}
-	if (is_unsigned)
-		snprintf(out, len, "uint");
-}
-
-/* Check SPEC @p a against kernel argument @p index. Returns 0 or EXIT_USAGE. */
-static int
-check_arg(cl_kernel k, const char *kname, unsigned index, const struct argspec *a)
-{
-	cl_kernel_arg_address_qualifier aq;
-	char raw[256];
-	char name[256];
-	unsigned pointers = 0;
-	cl_int err;
-	enum elemtype base;
-	size_t len;
-
-	err = clGetKernelArgInfo(k, index, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL);
-	if (err == CL_SUCCESS) {
-		bool want_global = a->kind == ARGSPEC_BUFFER;
-		bool want_local = a->kind == ARGSPEC_LOCAL;
-		bool is_global = aq == CL_KERNEL_ARG_ADDRESS_GLOBAL || aq == CL_KERNEL_ARG_ADDRESS_CONSTANT;
-		bool is_local = aq == CL_KERNEL_ARG_ADDRESS_LOCAL;
-
-		if (want_global != is_global || want_local != is_local) {
-			const char *what = is_global ? "a global or constant buffer (TYPE[N] or out:TYPE[N])"
-				: is_local ? "local memory (local:TYPE[N])"
-				: "a scalar (TYPE:VALUE)";
-
-			return usage_error("argument %u of kernel %s is %s; -a '%s' does not fit", index,
-					   kname, what, a->text);
-		}
-	}
-	err = clGetKernelArgInfo(k, index, CL_KERNEL_ARG_TYPE_NAME, sizeof(raw), raw, NULL);
-	if (err != CL_SUCCESS)
-		return 0; /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE or a long name: no type check */
-	normalise_type(raw, name, sizeof(name), &pointers);
-	len = strlen(name);
-	if (a->kind == ARGSPEC_SCALAR) {
-		if (pointers || !elemtype_from_name(name, len, &base) || base != a->type)
-			return usage_error("argument %u of kernel %s has type %s; -a '%s' gives %s", index,
-					   kname, raw, a->text, elemtype_name(a->type));
-		return 0;
-	}
-	/* A buffer of float serves float4* too: compare the element type. */
-	while (len > 0 && isdigit((unsigned char)name[len - 1]))
-		len--;
-	if (!elemtype_from_name(name, len, &base))
-		return 0; /* void*, half*, a struct: nothing to compare */
-	if (base != a->type)
-		return usage_error("argument %u of kernel %s has type %s; -a '%s' gives %s", index, kname,
-				   raw, a->text, elemtype_name(a->type));
 	return 0;
 }
 
@@ -817,6 +689,7 @@ run(struct run_state *s, int argc, char **argv)
 	rc = merge_options(o, &s->cli);
 	if (rc)
 		return rc;
+	report_set_json(o->json);
 
 	/* Arguments. */
 	s->spec_count = o->args.count;
@@ -958,9 +831,8 @@ run(struct run_state *s, int argc, char **argv)
 		return usage_error("kernel %s takes %u argument%s, but %zu -a %s given", kname, nargs,
 				   nargs == 1 ? "" : "s", s->spec_count, s->spec_count == 1 ? "was" : "were");
 	for (unsigned i = 0; i < nargs; i++) {
-		rc = check_arg(clwarp_kernel_cl(s->kernel), kname, i, &s->specs[i]);
-		if (rc)
-			return rc;
+		if (!argcheck(clwarp_kernel_cl(s->kernel), kname, i, &s->specs[i], err, sizeof(err)))
+			return usage_error("%s", err);
 	}
 
 	/* The global and local sizes. */
@@ -1122,6 +994,7 @@ run(struct run_state *s, int argc, char **argv)
 		output_json(stdout, &rep);
 	else
 		output_text(stdout, &rep, o->quiet);
+	report_output_done();
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		error_msg("cannot write the output: %s", strerror(errno));
 		return EXIT_RUNTIME;
@@ -1141,7 +1014,9 @@ main(int argc, char **argv)
 	int rc;
 
 	memset(&s, 0, sizeof(s));
+	report_set_json(report_argv_wants_json(argc, argv));
 	rc = run(&s, argc, argv);
+	report_finish(rc);
 	run_state_clear(&s);
 	return rc;
 }

@@ -92,14 +92,16 @@ out:
 }
 
 static char *
-read_all(const char *path, char *err, size_t errlen)
+read_all(const char *path, size_t *size, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char *data = NULL;
 	size_t len = 0, cap = 0;
 
 	if (!f) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		/* A name of thousands of characters is cut, not the reason. */
+		snprintf(err, errlen, "cannot read %.300s%s: %s", path, strlen(path) > 300 ? "..." : "",
+			 strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -125,6 +127,7 @@ read_all(const char *path, char *err, size_t errlen)
 	}
 	fclose(f);
 	data[len] = '\0';
+	*size = len;
 	return data;
 fail:
 	fclose(f);
@@ -215,6 +218,10 @@ kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *er
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
+	/* A UTF-8 byte-order mark is not a blank before a directive, but
+	 * neither is it text (the library skips it too). */
+	if (strncmp(text, "\xEF\xBB\xBF", 3) == 0)
+		text += 3;
 	for (p = text; *p && rc == 0;) {
 		char *eol = strchr(p, '\n');
 		char *s = p;
@@ -270,13 +277,27 @@ kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *er
 int
 kernel_file_load(const char *path, struct kernel_file *kf, char *err, size_t errlen)
 {
-	char *text;
+	char *text, *nul;
+	size_t size = 0;
 	int rc;
 
 	memset(kf, 0, sizeof(*kf));
-	text = read_all(path, err, errlen);
+	text = read_all(path, &size, err, errlen);
 	if (!text)
 		return 2;
+	/* The directives, like the compiler, would stop at a NUL: say so
+	 * rather than read half a file. */
+	nul = memchr(text, '\0', size);
+	if (nul) {
+		int line = 1;
+
+		for (const char *p = text; p < nul; p++)
+			line += *p == '\n';
+		snprintf(err, errlen, "%s:%d: not OpenCL C source: a NUL byte (a binary file?)", path,
+			 line);
+		free(text);
+		return 2;
+	}
 	rc = kernel_file_parse(path, text, kf, err, errlen);
 	free(text);
 	return rc;

@@ -4,11 +4,56 @@
 
 #include <string.h>
 
+/* The length of the valid UTF-8 sequence at @p p (2 to 4), or 0. */
+static size_t
+utf8_sequence(const unsigned char *p)
+{
+	size_t len;
+	unsigned cp;
+
+	if (*p >= 0xc2 && *p <= 0xdf) {
+		len = 2;
+		cp = *p & 0x1f;
+	} else if (*p >= 0xe0 && *p <= 0xef) {
+		len = 3;
+		cp = *p & 0x0f;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		len = 4;
+		cp = *p & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, beyond U+10FFFF */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
 void
 output_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if (*p >= 0x80) {
+			/* JSON is UTF-8: a byte that is not part of a valid
+			 * sequence (a Latin-1 file name, a binary SPEC) becomes
+			 * U+FFFD rather than invalid JSON. */
+			size_t len = utf8_sequence(p);
+
+			if (len) {
+				fwrite(p, 1, len, f);
+				p += len - 1;
+			} else {
+				fputs("\\ufffd", f);
+			}
+			continue;
+		}
 		switch (*p) {
 		case '"': fputs("\\\"", f); break;
 		case '\\': fputs("\\\\", f); break;

@@ -316,6 +316,10 @@ CLWARP_EXPORT clwarp_status clwarp_kernel_warp_info(const clwarp_kernel *kernel,
  * once per local size: a launch of the kernel's last checked local size
  * does no work beyond the size checks and the enqueue. A kernel, like a
  * cl_kernel, is used by one thread at a time.
+ * Sizes: a global size of 0, or one the local size does not divide, gives
+ * CLWARP_ERROR_INVALID_ARGUMENT; work-items whose count overflows size_t,
+ * or more than 2^32 - 1 work-groups (with @p local NULL: work-items;
+ * drivers count work-groups in 32 bits), give CLWARP_ERROR_TOO_LARGE.
  */
 CLWARP_EXPORT clwarp_status clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims,
                                                  const size_t *global, const size_t *local,
