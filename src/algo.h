@@ -118,6 +118,35 @@ struct algo_call {
 	bool locked;
 };
 
+/* One element of any clwarp_type. */
+union algo_value {
+	cl_int i;
+	cl_uint u;
+	cl_long l;
+	cl_ulong ul;
+	cl_float f;
+	cl_double d;
+};
+
+/* The identity of `op` for `type` (0, +0.0, the largest or smallest value,
+ * +/-INFINITY), what a reduce of nothing gives. */
+void algo_identity(clwarp_type type, clwarp_op op, union algo_value *v);
+
+/* src/algorithms.c: the calls without the public entries' error reset,
+ * their messages naming the call `fn`. algo_scan's `carry` (NULL: none)
+ * comes before the first element, as if it were in[-1]. */
+clwarp_status algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
+			  cl_mem in, size_t n, cl_mem result, cl_event *event);
+clwarp_status algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
+			int inclusive, cl_mem in, cl_mem out, size_t n,
+			const union algo_value *carry, cl_event *event);
+clwarp_status algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine,
+			  clwarp_type type, const char *predicate, cl_mem in, size_t n, cl_mem out,
+			  cl_mem count, cl_event *event);
+clwarp_status algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine,
+			clwarp_type type, clwarp_op op, int inclusive, cl_mem in, size_t rows,
+			size_t row_length, cl_mem out, cl_event *event);
+
 /* src/algorithms.c: argument checks that name the call `fn`. */
 clwarp_status algo_check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type,
 				     clwarp_op op);

@@ -37,7 +37,8 @@ algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum
 	return status;
 }
 
-/* Arguments: 'b' cl_mem, 'l' cl_ulong, 'u' cl_uint. */
+/* Arguments: 'b' cl_mem, 'l' cl_ulong, 'u' cl_uint, 'v' one element of the
+ * variant's type, passed as a const void *. */
 clwarp_status
 algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...)
 {
@@ -51,6 +52,9 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 	for (unsigned i = 0; sig[i] && status == CLWARP_OK; i++) {
 		if (sig[i] == 'b') {
 			status = clwarp_kernel_set_arg_buffer(k, i, va_arg(ap, cl_mem));
+		} else if (sig[i] == 'v') {
+			status = clwarp_kernel_set_arg_scalar(k, i, algo_types[c->v->type].size,
+							      va_arg(ap, const void *));
 		} else if (sig[i] == 'l') {
 			cl_ulong x = va_arg(ap, cl_ulong);
 

@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "kernels_embedded.h"
+#include "kernel.h"
 #include "program.h"
 #include "util.h"
 
@@ -212,7 +213,7 @@ static void
 variant_free(struct algo_variant *v)
 {
 	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels); i++)
-		clwarp_kernel_free(v->kernels[i]);
+		kernel_free(v->kernels[i]);
 	free(v->predicate);
 	free(v);
 }
@@ -470,7 +471,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && kernel_names[kind][i]; i++) {
 		size_t max_wg = 0;
 
-		status = clwarp_program_kernel(program, kernel_names[kind][i], &v->kernels[i]);
+		status = kernel_new(program, kernel_names[kind][i], &v->kernels[i]);
 		if (status != CLWARP_OK)
 			goto fail;
 		if (clGetKernelWorkGroupInfo(clwarp_kernel_cl(v->kernels[i]), engine->device,

@@ -4,6 +4,7 @@
 #include "algo.h"
 
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "error.h"
@@ -117,16 +118,14 @@ check_predicate(const char *fn, const char *predicate)
 
 /* ------------------------------------------------------------ public calls */
 
-CLWARP_EXPORT clwarp_status
-clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, size_t n,
-	      cl_mem result, cl_event *event)
+clwarp_status
+algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in,
+	    size_t n, cl_mem result, cl_event *event)
 {
-	static const char fn[] = "clwarp_reduce";
 	struct algo_call c;
 	size_t bytes = 0, size, groups, per_group;
 	clwarp_status status;
 
-	clear_error();
 	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
@@ -156,17 +155,54 @@ clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, 
 	return algo_call_end(&c, status, event);
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive, cl_mem in,
-	    cl_mem out, size_t n, cl_event *event)
+void
+algo_identity(clwarp_type type, clwarp_op op, union algo_value *v)
 {
-	static const char fn[] = "clwarp_scan";
+	memset(v, 0, sizeof(*v));
+	switch (type) {
+	case CLWARP_TYPE_INT:
+		v->i = op == CLWARP_OP_MIN ? INT32_MAX : op == CLWARP_OP_MAX ? INT32_MIN : 0;
+		break;
+	case CLWARP_TYPE_UINT:
+		v->u = op == CLWARP_OP_MIN ? UINT32_MAX : 0;
+		break;
+	case CLWARP_TYPE_LONG:
+		v->l = op == CLWARP_OP_MIN ? INT64_MAX : op == CLWARP_OP_MAX ? INT64_MIN : 0;
+		break;
+	case CLWARP_TYPE_ULONG:
+		v->ul = op == CLWARP_OP_MIN ? UINT64_MAX : 0;
+		break;
+	case CLWARP_TYPE_FLOAT:
+		v->f = op == CLWARP_OP_MIN ? INFINITY : op == CLWARP_OP_MAX ? -INFINITY : 0.0f;
+		break;
+	case CLWARP_TYPE_DOUBLE:
+		v->d = op == CLWARP_OP_MIN ? INFINITY : op == CLWARP_OP_MAX ? -INFINITY : 0.0;
+		break;
+	}
+}
+
+/* The carry that changes nothing: the identity, but -0.0 for float sums
+ * (-0.0 + x is x for every x; +0.0 + -0.0 is +0.0). */
+static void
+neutral_carry(clwarp_type type, clwarp_op op, union algo_value *v)
+{
+	algo_identity(type, op, v);
+	if (op == CLWARP_OP_ADD && type == CLWARP_TYPE_FLOAT)
+		v->f = -0.0f;
+	else if (op == CLWARP_OP_ADD && type == CLWARP_TYPE_DOUBLE)
+		v->d = -0.0;
+}
+
+clwarp_status
+algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive,
+	  cl_mem in, cl_mem out, size_t n, const union algo_value *carry, cl_event *event)
+{
 	struct algo_call c;
 	size_t bytes = 0, size, tile, tiles = 0;
 	cl_uint epoch = 0;
+	union algo_value neutral;
 	clwarp_status status;
 
-	clear_error();
 	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
@@ -187,14 +223,19 @@ clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive
 		status = algo_lookback_prepare(&c, tiles, size, &epoch);
 	}
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbluubbb", in, out, (cl_ulong)n,
+	if (status == CLWARP_OK && !carry) {
+		neutral_carry(type, op, &neutral);
+		carry = &neutral;
+	}
+	if (status == CLWARP_OK)
+		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbluubbbv", in, out, (cl_ulong)n,
 				     (cl_uint)tiles, epoch, c.a->counter, c.a->tile_words,
-				     c.a->tile_slots);
+				     c.a->tile_slots, (const void *)carry);
 	return algo_call_end(&c, status, event);
 }
 
-static clwarp_status
-select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
+clwarp_status
+algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
 	    const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count, cl_event *event)
 {
 	struct algo_call c;
@@ -202,7 +243,6 @@ select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 	cl_uint epoch = 0;
 	clwarp_status status;
 
-	clear_error();
 	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
 	if (status == CLWARP_OK)
 		status = check_predicate(fn, predicate);
@@ -245,7 +285,8 @@ CLWARP_EXPORT clwarp_status
 clwarp_compact(clwarp_engine *engine, clwarp_type type, const char *predicate, cl_mem in,
 	       size_t n, cl_mem out, cl_mem count, cl_event *event)
 {
-	return select_call("clwarp_compact", ALGO_COMPACT, engine, type, predicate, in, n, out,
+	clear_error();
+	return algo_select("clwarp_compact", ALGO_COMPACT, engine, type, predicate, in, n, out,
 			   count, event);
 }
 
@@ -253,7 +294,8 @@ CLWARP_EXPORT clwarp_status
 clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate, cl_mem in,
 		 size_t n, cl_mem out, cl_mem count, cl_event *event)
 {
-	return select_call("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n, out,
+	clear_error();
+	return algo_select("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n, out,
 			   count, event);
 }
 
@@ -265,8 +307,8 @@ clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate,
  * Other rows up to ROWS_WARP_MAX elements: one warp per row; longer rows:
  * one work-group per row.
  */
-static clwarp_status
-rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
+clwarp_status
+algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
 	  clwarp_op op, int inclusive, cl_mem in, size_t rows, size_t row_length, cl_mem out,
 	  cl_event *event)
 {
@@ -274,7 +316,6 @@ rows_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 	size_t elements = 0, in_bytes = 0, out_bytes = 0, size;
 	clwarp_status status;
 
-	clear_error();
 	status = algo_check_engine_type(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
@@ -323,7 +364,8 @@ CLWARP_EXPORT clwarp_status
 clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in,
 			size_t rows, size_t row_length, cl_mem out, cl_event *event)
 {
-	return rows_call("clwarp_segmented_reduce", ALGO_ROWS_REDUCE, engine, type, op, 0, in, rows,
+	clear_error();
+	return algo_rows("clwarp_segmented_reduce", ALGO_ROWS_REDUCE, engine, type, op, 0, in, rows,
 			 row_length, out, event);
 }
 
@@ -331,7 +373,8 @@ CLWARP_EXPORT clwarp_status
 clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive,
 		      cl_mem in, size_t rows, size_t row_length, cl_mem out, cl_event *event)
 {
-	return rows_call("clwarp_segmented_scan", ALGO_ROWS_SCAN, engine, type, op, inclusive, in,
+	clear_error();
+	return algo_rows("clwarp_segmented_scan", ALGO_ROWS_SCAN, engine, type, op, inclusive, in,
 			 rows, row_length, out, event);
 }
 
@@ -339,6 +382,23 @@ CLWARP_EXPORT clwarp_status
 clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, size_t rows, size_t row_length, cl_mem out,
 		    cl_event *event)
 {
-	return rows_call("clwarp_softmax_rows", ALGO_SOFTMAX, engine, CLWARP_TYPE_FLOAT,
+	clear_error();
+	return algo_rows("clwarp_softmax_rows", ALGO_SOFTMAX, engine, CLWARP_TYPE_FLOAT,
 			 CLWARP_OP_ADD, 0, in, rows, row_length, out, event);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, size_t n,
+	      cl_mem result, cl_event *event)
+{
+	clear_error();
+	return algo_reduce("clwarp_reduce", engine, type, op, in, n, result, event);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive, cl_mem in,
+	    cl_mem out, size_t n, cl_event *event)
+{
+	clear_error();
+	return algo_scan("clwarp_scan", engine, type, op, inclusive, in, out, n, NULL, event);
 }

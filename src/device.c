@@ -421,3 +421,55 @@ device_select(const char *spec, cl_platform_id *platform, cl_device_id *device,
 				 spec);
 	return CLWARP_OK;
 }
+
+/* "P:*": every device of platform P. */
+static bool
+parse_platform_all(const char *spec, unsigned *p)
+{
+	char *end;
+	unsigned long a;
+
+	if (!isdigit((unsigned char)spec[0]))
+		return false;
+	a = strtoul(spec, &end, 10);
+	if (!streq(end, ":*") || a > 1000)
+		return false;
+	*p = (unsigned)a;
+	return true;
+}
+
+clwarp_status
+device_match_all(const char *item, struct device_index_pair *out, size_t max, size_t *count)
+{
+	struct device_enum de;
+	clwarp_status status;
+	unsigned want_p = 0, want_d = 0;
+	bool one = parse_index_pair(item, &want_p, &want_d);
+	bool platform_all = !one && parse_platform_all(item, &want_p);
+	bool all = streq(item, "all");
+
+	*count = 0;
+	status = device_enum_all(&de);
+	if (status != CLWARP_OK)
+		return status;
+	for (cl_uint p = 0; p < de.platform_count; p++) {
+		for (cl_uint d = 0; d < de.device_counts[p]; d++) {
+			bool match = one ? p == want_p && d == want_d :
+				     platform_all ? p == want_p :
+				     all || device_matches(de.platforms[p], de.devices[p][d], item);
+
+			if (!match)
+				continue;
+			if (*count == max) {
+				device_enum_free(&de);
+				return set_error(CLWARP_ERROR_TOO_LARGE,
+						 "\"%s\" names more than %zu devices", item, max);
+			}
+			out[*count].platform = p;
+			out[*count].device = d;
+			(*count)++;
+		}
+	}
+	device_enum_free(&de);
+	return CLWARP_OK;
+}

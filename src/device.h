@@ -45,4 +45,19 @@ clwarp_status device_select(const char *spec, cl_platform_id *platform, cl_devic
 
 #define CLWARP_PLATFORM_NOT_FOUND_KHR (-1001) /* cl_khr_icd: the loader found no platform */
 
+/* A device by its indices, as in "P:D". */
+struct device_index_pair {
+	unsigned platform;
+	unsigned device;
+};
+
+/*
+ * Every device `item` names, in platform order: "P:D", "P:*" (every device
+ * of platform P), "all", "cpu", "gpu", "accelerator", or a case-insensitive
+ * substring of the device or platform name. At most `max`, else
+ * CLWARP_ERROR_TOO_LARGE; none is not an error here (*count = 0).
+ */
+clwarp_status device_match_all(const char *item, struct device_index_pair *out, size_t max,
+			       size_t *count);
+
 #endif

@@ -164,7 +164,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 		status = diskcache_open(&e->disk, options->cache_dir,
 					!(e->flags & CLWARP_ENGINE_NO_ENVIRONMENT), cache_max, &e->logger);
 	if (status != CLWARP_OK) {
-		clwarp_engine_free(e);
+		engine_free(e);
 		return status;
 	}
 	*out = e;
@@ -206,8 +206,8 @@ engine_finish(clwarp_engine *e)
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_engine_new(const clwarp_engine_options *options, clwarp_engine **out)
+clwarp_status
+engine_new(const clwarp_engine_options *options, clwarp_engine **out)
 {
 	clwarp_engine *e;
 	const char *spec = NULL;
@@ -216,7 +216,6 @@ clwarp_engine_new(const clwarp_engine_options *options, clwarp_engine **out)
 	cl_int err;
 	clwarp_status status;
 
-	clear_error();
 	if (!out)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL output pointer");
 	*out = NULL;
@@ -242,11 +241,18 @@ clwarp_engine_new(const clwarp_engine_options *options, clwarp_engine **out)
 	if (status == CLWARP_OK)
 		status = engine_finish(e);
 	if (status != CLWARP_OK) {
-		clwarp_engine_free(e);
+		engine_free(e);
 		return status;
 	}
 	*out = e;
 	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_engine_new(const clwarp_engine_options *options, clwarp_engine **out)
+{
+	clear_error();
+	return engine_new(options, out);
 }
 
 CLWARP_EXPORT clwarp_status
@@ -275,15 +281,15 @@ clwarp_engine_new_from_cl(cl_context context, cl_device_id device, cl_command_qu
 	}
 	status = engine_finish(e);
 	if (status != CLWARP_OK) {
-		clwarp_engine_free(e);
+		engine_free(e);
 		return status;
 	}
 	*out = e;
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT void
-clwarp_engine_free(clwarp_engine *e)
+void
+engine_free(clwarp_engine *e)
 {
 	if (!e)
 		return;
@@ -331,4 +337,10 @@ CLWARP_EXPORT const char *
 clwarp_engine_cache_dir(const clwarp_engine *e)
 {
 	return e ? e->disk.dir : NULL;
+}
+
+CLWARP_EXPORT void
+clwarp_engine_free(clwarp_engine *e)
+{
+	engine_free(e);
 }

@@ -70,4 +70,10 @@ struct clwarp_engine {
 	struct algorithms *algorithms;
 };
 
+
+/* clwarp_engine_new and clwarp_engine_free without the public entry's
+ * error reset, for the library's own callers (src/group.c). */
+clwarp_status engine_new(const clwarp_engine_options *options, clwarp_engine **engine);
+void engine_free(clwarp_engine *engine);
+
 #endif

@@ -42,6 +42,13 @@ set_cl_error(cl_int err, const char *what)
 	return set_error(status, "%s: %s", what, clwarp_cl_error_to_str(err));
 }
 
+clwarp_status
+set_error_state(clwarp_status status, cl_int cl_error, const char *message)
+{
+	last_cl_error = cl_error;
+	return set_error(status, "%s", message);
+}
+
 void
 clear_error(void)
 {

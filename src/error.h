@@ -13,6 +13,9 @@ clwarp_status set_error(clwarp_status status, const char *fmt, ...) CLWARP_PRINT
  * (or CLWARP_ERROR_OUT_OF_MEMORY / CLWARP_ERROR_TOO_LARGE where the code says so). */
 clwarp_status set_cl_error(cl_int err, const char *what);
 
+/* Make another thread's error (its status, clwarp_last_cl_error() and
+ * message) this thread's, e.g. a group's build worker's. */
+clwarp_status set_error_state(clwarp_status status, cl_int cl_error, const char *message);
 /* Forget the last error (at the start of a public call). */
 void clear_error(void);
 

@@ -9,6 +9,7 @@
 #include "device.h"
 #include "engine.h"
 #include "error.h"
+#include "kernel.h"
 #include "util.h"
 
 /* The local size of the last launch that passed the warp contract check
@@ -29,14 +30,13 @@ struct clwarp_kernel {
 	struct launch_shape checked;
 };
 
-CLWARP_EXPORT clwarp_status
-clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel **out)
+clwarp_status
+kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 {
 	clwarp_kernel *k;
 	cl_uint args = 0;
 	cl_int err;
 
-	clear_error();
 	if (!program || !name || !out)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL program, name or output");
 	*out = NULL;
@@ -63,7 +63,7 @@ clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel *
 	if (err == CL_SUCCESS)
 		err = clGetKernelInfo(k->kernel, CL_KERNEL_NUM_ARGS, sizeof(args), &args, NULL);
 	if (err != CL_SUCCESS) {
-		clwarp_kernel_free(k);
+		kernel_free(k);
 		return set_cl_error(err, "clCreateKernel");
 	}
 	k->arg_count = args;
@@ -73,8 +73,8 @@ clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel *
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT void
-clwarp_kernel_free(clwarp_kernel *kernel)
+void
+kernel_free(clwarp_kernel *kernel)
 {
 	if (!kernel)
 		return;
@@ -82,6 +82,19 @@ clwarp_kernel_free(clwarp_kernel *kernel)
 		clReleaseKernel(kernel->kernel);
 	free(kernel->name);
 	free(kernel);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel **out)
+{
+	clear_error();
+	return kernel_new(program, name, out);
+}
+
+CLWARP_EXPORT void
+clwarp_kernel_free(clwarp_kernel *kernel)
+{
+	kernel_free(kernel);
 }
 
 CLWARP_EXPORT cl_kernel
@@ -311,18 +324,36 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 }
 
 static clwarp_status
-enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local,
-	cl_event *event)
+enqueue_at(clwarp_kernel *kernel, unsigned dims, const size_t *offset, const size_t *global,
+	   const size_t *local, cl_event *event)
 {
 	char what[160];
-	cl_int err = clEnqueueNDRangeKernel(kernel->program->engine->queue, kernel->kernel, dims, NULL,
-					    global, local, 0, NULL, event);
+	cl_int err = clEnqueueNDRangeKernel(kernel->program->engine->queue, kernel->kernel, dims,
+					    offset, global, local, 0, NULL, event);
 
 	if (err != CL_SUCCESS) {
 		snprintf(what, sizeof(what), "launching kernel %s", kernel->name);
 		return set_cl_error(err, what);
 	}
 	return CLWARP_OK;
+}
+
+static clwarp_status
+enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local,
+	cl_event *event)
+{
+	return enqueue_at(kernel, dims, NULL, global, local, event);
+}
+
+clwarp_status
+kernel_enqueue_at(clwarp_kernel *kernel, unsigned dims, const size_t *offset,
+		  const size_t *global, const size_t *local, cl_event *event)
+{
+	clwarp_status status = prepare_launch(kernel, dims, global, local);
+
+	if (status != CLWARP_OK)
+		return status;
+	return enqueue_at(kernel, dims, offset, global, local, event);
 }
 
 CLWARP_EXPORT clwarp_status

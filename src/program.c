@@ -398,7 +398,6 @@ program_free_all(clwarp_engine *engine)
 static clwarp_status
 begin_build(clwarp_engine *engine, clwarp_program **program, clwarp_build_info *info)
 {
-	clear_error();
 	if (info)
 		memset(info, 0, sizeof(*info));
 	if (!engine || !program)
@@ -450,9 +449,9 @@ build_remembered(clwarp_engine *engine, const char *text, const char *name, cons
 	return status;
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_program_build_source(clwarp_engine *engine, const char *source, const char *name,
-			    const char *options, clwarp_program **program, clwarp_build_info *info)
+clwarp_status
+program_build_text(clwarp_engine *engine, const char *source, const char *name,
+		   const char *options, clwarp_program **program, clwarp_build_info *info)
 {
 	const struct backend_config *config = NULL;
 	clwarp_status status;
@@ -469,9 +468,9 @@ clwarp_program_build_source(clwarp_engine *engine, const char *source, const cha
 				NULL, program, info);
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *options,
-			  clwarp_program **program, clwarp_build_info *info)
+clwarp_status
+program_build_path(clwarp_engine *engine, const char *path, const char *options,
+		   clwarp_program **program, clwarp_build_info *info)
 {
 	const struct backend_config *config = NULL;
 	struct file_stamps stamps = { 0 };
@@ -513,6 +512,22 @@ clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *o
 	free(dir);
 	free(text);
 	return status;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_build_source(clwarp_engine *engine, const char *source, const char *name,
+			    const char *options, clwarp_program **program, clwarp_build_info *info)
+{
+	clear_error();
+	return program_build_text(engine, source, name, options, program, info);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_program_build_file(clwarp_engine *engine, const char *path, const char *options,
+			  clwarp_program **program, clwarp_build_info *info)
+{
+	clear_error();
+	return program_build_path(engine, path, options, program, info);
 }
 
 CLWARP_EXPORT cl_program

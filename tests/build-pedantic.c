@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <clwarp/clwarp.h>
 #include <clwarp/algorithms.h>
+#include <clwarp/group.h>
 
 int
 main(void)

@@ -139,4 +139,7 @@ CLWARP_EXPORT clwarp_status clwarp_sort_pairs(clwarp_engine *engine, clwarp_type
 }
 #endif
 
+/* Device groups build on these types (and come with <clwarp/clwarp.h> too). */
+#include "clwarp/group.h"
+
 #endif /* CLWARP_ALGORITHMS_H */

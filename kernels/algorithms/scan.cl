@@ -48,9 +48,13 @@ CLWARP_INLINE void load_tile(global const T *in, ulong base, ulong n, T pad, T *
 DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ITEMS_K, VEC)
 DEFINE_LOOKBACK(lookback, T, OP, ID, WARP_REDUCE)
 
+/* `carry` comes before in[0], as if it were in[-1]: a device group's scan
+ * passes the slices before this one (src/group_algo.c); one device passes
+ * a carry that changes nothing (src/algorithms.c, neutral_carry). Tile 0
+ * publishes carry OP its aggregate as its inclusive prefix. */
 __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles, uint epoch,
 			  volatile global uint *counter, volatile global ulong *words,
-			  volatile global T *slots)
+			  volatile global T *slots, T carry)
 {
 	local T sm[WARPS];
 	local T prefix_shared;
@@ -61,8 +65,12 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 	ulong base = (ulong)tile * TILE;
 	load_tile(in, base, n, (T)(ID), a);
 	T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
+	if (tile == 0)
+		aggregate = OP(carry, aggregate);
 	lookback_announce(tile, aggregate, epoch, words, slots);
 	T prefix = lookback(tile, aggregate, epoch, words, slots, &prefix_shared, CLWARP_WARP_ARG);
+	if (tile == 0)
+		prefix = carry;
 	if (base + TILE <= n) {
 		global T_VEC *v = (global T_VEC *)(out + base);
 		for (uint k = 0; k < ITEMS_K; k++) {

@@ -1,0 +1,224 @@
+/* libclwarp device groups: several OpenCL devices, local or remote (PoCL-R), used as one. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_GROUP_H
+#define CLWARP_GROUP_H
+
+#include "clwarp/algorithms.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A group holds one engine per device. Each engine keeps its own context,
+ * queue, verified warp backend and width; all of them share one disk cache
+ * folder. Work is split into contiguous slices, one per device, described
+ * by an array of count + 1 offsets: device i owns elements (or rows)
+ * [offsets[i], offsets[i + 1]). clwarp_group_split() makes such an array
+ * from the group's weights; any other non-decreasing array starting at 0
+ * works too.
+ *
+ * Every call that fails on one device returns an error whose message names
+ * that device ("device 1 (0:1 NAME): ..."); the other devices' work is
+ * waited for, and every engine stays usable. A group, like one kernel
+ * object, is used by one thread at a time.
+ */
+typedef struct clwarp_group clwarp_group;
+typedef struct clwarp_group_program clwarp_group_program;
+typedef struct clwarp_group_kernel clwarp_group_kernel;
+
+/** Most devices in one group. */
+#define CLWARP_GROUP_MAX_DEVICES 64
+
+/**
+ * Create a group. @p devices is a comma-separated list of items, each
+ * naming one or more devices: "P:D" (one device), "P:*" (every device of
+ * platform P), "gpu", "cpu" or "accelerator" (every device of that type),
+ * "all" (every device), or any other text (every device whose device or
+ * platform name contains it, ignoring case). NULL or "": CLWARP_DEVICES
+ * from the environment (unless @p options has CLWARP_ENGINE_NO_ENVIRONMENT),
+ * else every GPU, else every device. A device named twice, an item that
+ * matches nothing, or more than CLWARP_GROUP_MAX_DEVICES devices is an
+ * error that names the item.
+ *
+ * @p options apply to every engine (backend, width, cache folder, log);
+ * options->device must be NULL. Every device's backend is resolved (probed
+ * or read from the cache) before this returns, one thread per device.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_new(const char *devices,
+                                             const clwarp_engine_options *options,
+                                             clwarp_group **group);
+
+/** Free the group, its programs and kernels, and its engines. NULL is fine. */
+CLWARP_EXPORT void clwarp_group_free(clwarp_group *group);
+
+/** @return the number of devices (at least 1). */
+CLWARP_EXPORT size_t clwarp_group_size(const clwarp_group *group);
+
+/** @return device @p index's engine (owned by the group), NULL if out of range. */
+CLWARP_EXPORT clwarp_engine *clwarp_group_engine(const clwarp_group *group, size_t index);
+
+/**
+ * Relative speeds, one positive finite number per device, that
+ * clwarp_group_split() divides work by. Default: all 1.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_set_weights(clwarp_group *group, const double *weights);
+
+/**
+ * Measure each device's speed (a device-wide sum of @p n floats, a
+ * bandwidth-bound kernel, best of three runs) and set the weights from it.
+ * @p n 0 means 2^22. @p weights (may be NULL) receives the weights.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_measure_weights(clwarp_group *group, size_t n,
+                                                         double *weights);
+
+/**
+ * Split @p n items into clwarp_group_size() contiguous slices in
+ * proportion to the weights. Every boundary but the last (n) is a multiple
+ * of @p granule (> 0), so a slice of a launch whose local size divides the
+ * granule is a whole number of work-groups.
+ * @param[out] offsets clwarp_group_size() + 1 entries
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_split(const clwarp_group *group, size_t n,
+                                               size_t granule, size_t *offsets);
+
+/* ------------------------------------------------------------ data */
+
+/**
+ * Copy each device's slice of @p host (elements of @p element_size bytes)
+ * into a new buffer on that device. @p buffers receives one buffer per
+ * device, which the caller releases (clwarp_group_release_buffers()); an
+ * empty slice gets a buffer of one element. The copies run on every device
+ * at once.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_scatter(clwarp_group *group, const void *host,
+                                                 size_t element_size, const size_t *offsets,
+                                                 cl_mem *buffers);
+
+/** Read each device's slice back into its place in @p host, all devices at once. */
+CLWARP_EXPORT clwarp_status clwarp_group_gather(clwarp_group *group, const cl_mem *buffers,
+                                                size_t element_size, const size_t *offsets,
+                                                void *host);
+
+/** New buffers of @p bytes_per_device[i] bytes (at least 1) on each device. */
+CLWARP_EXPORT clwarp_status clwarp_group_buffers_new(clwarp_group *group, cl_mem_flags flags,
+                                                     const size_t *bytes_per_device,
+                                                     cl_mem *buffers);
+
+/** Release one buffer per device; NULL entries are skipped. */
+CLWARP_EXPORT void clwarp_group_release_buffers(const clwarp_group *group, cl_mem *buffers);
+
+/* ------------------------------------------------------------ programs and kernels */
+
+/**
+ * Build a file (or source text) for every device, one thread per device,
+ * each with its own backend. The program belongs to the group. On failure
+ * the message names the first device that failed, and its build log is in
+ * @p log (may be NULL; free()).
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_build_file(clwarp_group *group, const char *path,
+                                                    const char *options,
+                                                    clwarp_group_program **program, char **log);
+CLWARP_EXPORT clwarp_status clwarp_group_build_source(clwarp_group *group, const char *source,
+                                                      const char *name, const char *options,
+                                                      clwarp_group_program **program,
+                                                      char **log);
+
+/** @return device @p index's program, NULL if out of range. */
+CLWARP_EXPORT clwarp_program *clwarp_group_program_device(const clwarp_group_program *program,
+                                                          size_t index);
+
+/** One kernel object per device; free with clwarp_group_kernel_free(). */
+CLWARP_EXPORT clwarp_status clwarp_group_kernel_new(clwarp_group_program *program,
+                                                    const char *name,
+                                                    clwarp_group_kernel **kernel);
+CLWARP_EXPORT void clwarp_group_kernel_free(clwarp_group_kernel *kernel);
+
+/** @return device @p index's kernel, to set arguments that differ per device. */
+CLWARP_EXPORT clwarp_kernel *clwarp_group_kernel_device(const clwarp_group_kernel *kernel,
+                                                        size_t index);
+
+/** The same argument on every device. */
+CLWARP_EXPORT clwarp_status clwarp_group_kernel_set_arg_scalar(clwarp_group_kernel *kernel,
+                                                               unsigned index, size_t size,
+                                                               const void *value);
+CLWARP_EXPORT clwarp_status clwarp_group_kernel_set_arg_local(clwarp_group_kernel *kernel,
+                                                              unsigned index, size_t bytes);
+/** buffers[i] on device i. */
+CLWARP_EXPORT clwarp_status clwarp_group_kernel_set_arg_buffers(clwarp_group_kernel *kernel,
+                                                                unsigned index,
+                                                                const cl_mem *buffers);
+
+/**
+ * Run a 1-D kernel over the range [0, offsets[count]) split by @p offsets:
+ * device i runs offsets[i + 1] - offsets[i] work-items with the global
+ * offset offsets[i], so get_global_id(0) is the position in the whole
+ * range and get_global_id(0) - get_global_offset(0) the position in the
+ * device's slice. Every slice must be a multiple of @p local (0: the driver
+ * picks, for kernels that use no warp function); empty slices are skipped.
+ * Waits for every device.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_launch(clwarp_group_kernel *kernel,
+                                                const size_t *offsets, size_t local);
+
+/* ------------------------------------------------------------ algorithms */
+
+/*
+ * The device-wide algorithms over data split across the group: `in[i]`
+ * holds elements [offsets[i], offsets[i + 1]) of the whole array (from
+ * element 0 of the buffer). Results equal the single-device calls' on the
+ * whole array: bit for bit for integers; floats are combined in a
+ * different order (docs/multidevice.md gives the bound). Each call waits
+ * for every device.
+ */
+
+/** Reduce the whole array into @p result (one element of @p type, host memory). */
+CLWARP_EXPORT clwarp_status clwarp_group_reduce(clwarp_group *group, clwarp_type type,
+                                                clwarp_op op, const cl_mem *in,
+                                                const size_t *offsets, void *result);
+
+/**
+ * Scan the whole array: out[i] (which may be in[i]) receives the slice's
+ * part of the whole array's scan. Each device's slice gets the carry of the
+ * slices before it: a reduce of those slices runs first.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_scan(clwarp_group *group, clwarp_type type,
+                                              clwarp_op op, int inclusive, const cl_mem *in,
+                                              const cl_mem *out, const size_t *offsets);
+
+/**
+ * Compact the whole array: device i writes its selected elements, in order,
+ * to the start of out[i] (which holds its slice's length), and
+ * @p out_offsets (count + 1 entries) receives where they sit in the whole
+ * result: device i's are elements [out_offsets[i], out_offsets[i + 1]), and
+ * out_offsets[count] is the number selected. Gathering out with out_offsets
+ * gives what clwarp_compact gives on the whole array.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_compact(clwarp_group *group, clwarp_type type,
+                                                 const char *predicate, const cl_mem *in,
+                                                 const size_t *offsets, const cl_mem *out,
+                                                 size_t *out_offsets);
+
+/**
+ * Rows split across the group: device i holds rows
+ * [row_offsets[i], row_offsets[i + 1]) of @p row_length elements in in[i],
+ * and writes their results to out[i] (one per row, or a row each).
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_segmented_reduce(clwarp_group *group, clwarp_type type,
+                                                          clwarp_op op, const cl_mem *in,
+                                                          const size_t *row_offsets,
+                                                          size_t row_length, const cl_mem *out);
+CLWARP_EXPORT clwarp_status clwarp_group_segmented_scan(clwarp_group *group, clwarp_type type,
+                                                        clwarp_op op, int inclusive,
+                                                        const cl_mem *in,
+                                                        const size_t *row_offsets,
+                                                        size_t row_length, const cl_mem *out);
+CLWARP_EXPORT clwarp_status clwarp_group_softmax_rows(clwarp_group *group, const cl_mem *in,
+                                                      const size_t *row_offsets,
+                                                      size_t row_length, const cl_mem *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLWARP_GROUP_H */

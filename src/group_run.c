@@ -1,0 +1,399 @@
+/* Device groups: programs built on every device at once, kernels, split
+ * launches, and data moved between the host and the devices' slices. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo.h"
+#include "error.h"
+#include "kernel.h"
+#include "program.h"
+#include "util.h"
+
+/* ------------------------------------------------------------ programs */
+
+struct build_job {
+	clwarp_group *group;
+	const char *path;      /* a file build, or */
+	const char *source;    /* a source build */
+	const char *name;
+	const char *options;
+	clwarp_program **programs;
+	char **logs;           /* each device's build log, where it failed */
+};
+
+static clwarp_status
+build_one(void *ctx, size_t i)
+{
+	struct build_job *job = ctx;
+	clwarp_build_info info;
+	clwarp_status status;
+
+	if (job->path)
+		status = program_build_path(job->group->engines[i], job->path, job->options,
+					    &job->programs[i], &info);
+	else
+		status = program_build_text(job->group->engines[i], job->source, job->name,
+					    job->options, &job->programs[i], &info);
+	if (status != CLWARP_OK && info.log) {
+		job->logs[i] = info.log;
+		info.log = NULL;
+	}
+	clwarp_build_info_clear(&info);
+	return status;
+}
+
+static clwarp_status
+build(clwarp_group *g, struct build_job *job, clwarp_group_program **out, char **log)
+{
+	struct clwarp_group_program *p;
+	clwarp_status status;
+
+	if (log)
+		*log = NULL;
+	if (!g || !out)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL group or output pointer");
+	*out = NULL;
+	p = calloc(1, sizeof(*p));
+	job->group = g;
+	job->logs = calloc(g->count, sizeof(*job->logs));
+	if (!p || !job->logs || !(p->programs = calloc(g->count, sizeof(*p->programs)))) {
+		free(p);
+		free(job->logs);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	p->group = g;
+	job->programs = p->programs;
+	status = group_parallel(g, build_one, job);
+	for (size_t i = 0; i < g->count; i++) {
+		/* The log of the first device that failed, as the message says. */
+		if (log && !*log && job->logs[i]) {
+			*log = job->logs[i];
+			job->logs[i] = NULL;
+		}
+		free(job->logs[i]);
+	}
+	free(job->logs);
+	if (status != CLWARP_OK) {
+		free(p->programs);
+		free(p);
+		return status;
+	}
+	p->next = g->programs;
+	g->programs = p;
+	*out = p;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_build_file(clwarp_group *g, const char *path, const char *options,
+			clwarp_group_program **program, char **log)
+{
+	struct build_job job = { .path = path, .options = options };
+
+	clear_error();
+	if (!path)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_build_file: NULL path");
+	return build(g, &job, program, log);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_build_source(clwarp_group *g, const char *source, const char *name,
+			  const char *options, clwarp_group_program **program, char **log)
+{
+	struct build_job job = { .source = source, .name = name, .options = options };
+
+	clear_error();
+	if (!source)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_build_source: NULL source");
+	return build(g, &job, program, log);
+}
+
+CLWARP_EXPORT clwarp_program *
+clwarp_group_program_device(const clwarp_group_program *program, size_t index)
+{
+	return program && index < program->group->count ? program->programs[index] : NULL;
+}
+
+/* ------------------------------------------------------------ kernels */
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_kernel_new(clwarp_group_program *program, const char *name,
+			clwarp_group_kernel **out)
+{
+	clwarp_group_kernel *k;
+	clwarp_group *g;
+	clwarp_status status = CLWARP_OK;
+
+	clear_error();
+	if (!program || !name || !out)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_group_kernel_new: NULL program, name or output pointer");
+	*out = NULL;
+	g = program->group;
+	k = calloc(1, sizeof(*k));
+	if (!k || !(k->kernels = calloc(g->count, sizeof(*k->kernels)))) {
+		free(k);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	k->group = g;
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		status = kernel_new(program->programs[i], name, &k->kernels[i]);
+		if (status != CLWARP_OK)
+			status = group_device_error(g, i, status);
+	}
+	if (status != CLWARP_OK) {
+		clwarp_group_kernel_free(k);
+		return status;
+	}
+	*out = k;
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT void
+clwarp_group_kernel_free(clwarp_group_kernel *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; k->kernels && i < k->group->count; i++)
+		kernel_free(k->kernels[i]);
+	free(k->kernels);
+	free(k);
+}
+
+CLWARP_EXPORT clwarp_kernel *
+clwarp_group_kernel_device(const clwarp_group_kernel *k, size_t index)
+{
+	return k && index < k->group->count ? k->kernels[index] : NULL;
+}
+
+/* What the three argument setters share: one set per device, the first
+ * failure named by its device. */
+enum arg_kind { ARG_SCALAR, ARG_LOCAL, ARG_BUFFERS };
+
+static clwarp_status
+set_args(clwarp_group_kernel *k, unsigned index, enum arg_kind kind, size_t size,
+	 const void *value, const cl_mem *buffers)
+{
+	clwarp_status status = CLWARP_OK;
+
+	clear_error();
+	if (!k || (kind == ARG_BUFFERS && !buffers))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL group kernel or buffers");
+	for (size_t i = 0; i < k->group->count && status == CLWARP_OK; i++) {
+		clwarp_kernel *dk = k->kernels[i];
+
+		status = kind == ARG_SCALAR ? clwarp_kernel_set_arg_scalar(dk, index, size, value) :
+			 kind == ARG_LOCAL ? clwarp_kernel_set_arg_local(dk, index, size) :
+					     clwarp_kernel_set_arg_buffer(dk, index, buffers[i]);
+		if (status != CLWARP_OK)
+			status = group_device_error(k->group, i, status);
+	}
+	return status;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_kernel_set_arg_scalar(clwarp_group_kernel *k, unsigned index, size_t size,
+				   const void *value)
+{
+	return set_args(k, index, ARG_SCALAR, size, value, NULL);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_kernel_set_arg_local(clwarp_group_kernel *k, unsigned index, size_t bytes)
+{
+	return set_args(k, index, ARG_LOCAL, bytes, NULL, NULL);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_kernel_set_arg_buffers(clwarp_group_kernel *k, unsigned index, const cl_mem *buffers)
+{
+	return set_args(k, index, ARG_BUFFERS, 0, NULL, buffers);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_launch(clwarp_group_kernel *k, const size_t *offsets, size_t local)
+{
+	static const char fn[] = "clwarp_group_launch";
+	cl_event events[CLWARP_GROUP_MAX_DEVICES] = { 0 };
+	clwarp_group *g;
+	clwarp_status status;
+
+	clear_error();
+	if (!k)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL kernel", fn);
+	g = k->group;
+	status = group_check_offsets(g, fn, offsets, "offsets");
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		size_t slice = offsets[i + 1] - offsets[i];
+
+		if (local && slice % local != 0)
+			status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+					   "%s: device %zu's slice [%zu, %zu) holds %zu work-items, not a multiple of the local size %zu",
+					   fn, i, offsets[i], offsets[i + 1], slice, local);
+	}
+	/* Everything is enqueued before anything is waited for: the devices
+	 * run at once. */
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		size_t slice = offsets[i + 1] - offsets[i];
+
+		if (slice == 0)
+			continue;
+		status = kernel_enqueue_at(k->kernels[i], 1, &offsets[i], &slice, local ? &local : NULL,
+					   &events[i]);
+		if (status == CLWARP_OK)
+			clFlush(g->engines[i]->queue);
+		else
+			status = group_device_error(g, i, status);
+	}
+	if (status != CLWARP_OK) {
+		group_wait(g, events, fn);  /* what did start still finishes */
+		return status;
+	}
+	return group_wait(g, events, "running the kernel");
+}
+
+/* ------------------------------------------------------------ data */
+
+static clwarp_status
+buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *bytes, cl_mem *buffers)
+{
+	clwarp_status status = CLWARP_OK;
+	cl_int err;
+
+	for (size_t i = 0; i < g->count; i++)
+		buffers[i] = NULL;
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		buffers[i] = clCreateBuffer(g->engines[i]->context, flags, bytes[i] ? bytes[i] : 1, NULL,
+					    &err);
+		if (err != CL_SUCCESS) {
+			buffers[i] = NULL;
+			set_cl_error(err, "clCreateBuffer");
+			status = group_device_error(g, i, clwarp_last_cl_error() == CL_OUT_OF_HOST_MEMORY ?
+								  CLWARP_ERROR_OUT_OF_MEMORY :
+								  CLWARP_ERROR_TOO_LARGE);
+		}
+	}
+	if (status != CLWARP_OK)
+		clwarp_group_release_buffers(g, buffers);
+	return status;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *bytes,
+			 cl_mem *buffers)
+{
+	clear_error();
+	if (!g || !bytes || !buffers)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_group_buffers_new: NULL group, sizes or buffers");
+	return buffers_new(g, flags, bytes, buffers);
+}
+
+CLWARP_EXPORT void
+clwarp_group_release_buffers(const clwarp_group *g, cl_mem *buffers)
+{
+	for (size_t i = 0; g && buffers && i < g->count; i++) {
+		if (buffers[i])
+			clReleaseMemObject(buffers[i]);
+		buffers[i] = NULL;
+	}
+}
+
+/* Each slice's bytes, or TOO_LARGE. */
+static clwarp_status
+slice_bytes(const clwarp_group *g, const char *fn, const size_t *offsets, size_t element_size,
+	    size_t *bytes)
+{
+	clwarp_status status = group_check_offsets(g, fn, offsets, "offsets");
+
+	if (status == CLWARP_OK && element_size == 0)
+		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: element size is 0", fn);
+	if (status == CLWARP_OK && offsets[g->count] > SIZE_MAX / element_size)
+		status = set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu elements of %zu bytes overflow size_t",
+				   fn, offsets[g->count], element_size);
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++)
+		bytes[i] = (offsets[i + 1] - offsets[i]) * element_size;
+	return status;
+}
+
+/* Copy each slice between `host` and buffers[i] (non-blocking, all
+ * devices), then wait. */
+static clwarp_status
+transfer(clwarp_group *g, const char *fn, bool to_device, void *host, size_t element_size,
+	 const size_t *offsets, const cl_mem *buffers)
+{
+	cl_event events[CLWARP_GROUP_MAX_DEVICES] = { 0 };
+	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
+	clwarp_status status = slice_bytes(g, fn, offsets, element_size, bytes);
+
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		char *at = (char *)host + offsets[i] * element_size;
+		cl_int err;
+
+		if (bytes[i] == 0)
+			continue;
+		status = algo_check_buffer(fn, g->engines[i], buffers[i], "buffer", bytes[i]);
+		if (status != CLWARP_OK) {
+			status = group_device_error(g, i, status);
+			break;
+		}
+		err = to_device ? clEnqueueWriteBuffer(g->engines[i]->queue, buffers[i], CL_FALSE, 0,
+						       bytes[i], at, 0, NULL, &events[i]) :
+				  clEnqueueReadBuffer(g->engines[i]->queue, buffers[i], CL_FALSE, 0,
+						      bytes[i], at, 0, NULL, &events[i]);
+		if (err != CL_SUCCESS) {
+			events[i] = NULL;
+			set_cl_error(err, to_device ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+			status = group_device_error(g, i, CLWARP_ERROR_OPENCL);
+		} else {
+			clFlush(g->engines[i]->queue);
+		}
+	}
+	clwarp_status waited = group_wait(g, events, to_device ? "writing a slice" : "reading a slice");
+
+	return status != CLWARP_OK ? status : waited;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_scatter(clwarp_group *g, const void *host, size_t element_size,
+		     const size_t *offsets, cl_mem *buffers)
+{
+	static const char fn[] = "clwarp_group_scatter";
+	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
+	clwarp_status status;
+
+	clear_error();
+	if (!g || !buffers)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL group or buffers", fn);
+	/* Nothing of the caller's is released on failure: only what this made. */
+	for (size_t i = 0; i < g->count; i++)
+		buffers[i] = NULL;
+	status = slice_bytes(g, fn, offsets, element_size, bytes);
+	if (status == CLWARP_OK && !host && offsets[g->count] > 0)
+		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL host data", fn);
+	if (status == CLWARP_OK)
+		status = buffers_new(g, CL_MEM_READ_WRITE, bytes, buffers);
+	if (status == CLWARP_OK)
+		status = transfer(g, fn, true, (void *)host, element_size, offsets, buffers);
+	if (status != CLWARP_OK)
+		clwarp_group_release_buffers(g, buffers);
+	return status;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_gather(clwarp_group *g, const cl_mem *buffers, size_t element_size,
+		    const size_t *offsets, void *host)
+{
+	static const char fn[] = "clwarp_group_gather";
+
+	clear_error();
+	if (!g || !buffers)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL group or buffers", fn);
+	if (!host && offsets && offsets[0] != offsets[g->count])
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL host data", fn);
+	return transfer(g, fn, false, host, element_size, offsets, buffers);
+}

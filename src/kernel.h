@@ -1,0 +1,18 @@
+/* Kernel objects for the library's own callers (src/algo_variants.c, src/group*.c). */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_KERNEL_H
+#define CLWARP_KERNEL_H
+
+#include "engine.h"
+
+/* clwarp_program_kernel and clwarp_kernel_free without the public entry's
+ * error reset. */
+clwarp_status kernel_new(clwarp_program *program, const char *name, clwarp_kernel **kernel);
+void kernel_free(clwarp_kernel *kernel);
+
+/* clwarp_kernel_launch's checks, then an enqueue with a global offset
+ * (may be NULL) and no wait; `event` may be NULL. */
+clwarp_status kernel_enqueue_at(clwarp_kernel *kernel, unsigned dims, const size_t *offset,
+				const size_t *global, const size_t *local, cl_event *event);
+
+#endif
