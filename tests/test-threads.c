@@ -1,0 +1,534 @@
+/* Thread stress: several threads build, look up, launch, read and run
+ * algorithms on ONE engine at once, every result checked against the host.
+ * CI runs it under ThreadSanitizer (docs/reliability-threads.md). */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "testutil.h"
+
+/*
+ * Each thread, in each round, with buffers and kernel objects of its own:
+ * asks for the backend (the first calls race to resolve it), the native
+ * flag, the device info and the device list; builds a source alike for all
+ * threads with -DADD=<round % 3> (rounds 0-2: all ask for one new program
+ * at once; ADD=0 is on disk already), one of its own that #includes
+ * common.h through -I, and the files shared.cl (alike for all, on disk) and
+ * tN.cl of its own, which #include common.h next to them; looks up every
+ * kernel anew and a missing one; launches blocking, with an event and
+ * enqueued; runs clwarp_reduce, clwarp_scan and clwarp_sort_keys on a few
+ * hundred ints; then sets an error of its own, waits until every thread
+ * has, and checks that the error state is still its own.
+ * CLWARP_TEST_THREADS (default 6) and CLWARP_TEST_THREAD_ROUNDS (default
+ * 6) change the load.
+ */
+
+#define MAX_THREADS 32
+
+static const char common_h[] = "#define COMMON_K 17\n#define MIX(x) ((x) * 5 - 3)\n";
+
+static const char shared_source[] =
+	"kernel void scale(global const int *in, global int *out, int k)\n"
+	"{ size_t i = get_global_id(0); out[i] = in[i] * k + ADD; }\n"
+	"kernel void wsum(global const int *in, global int *out)\n"
+	"{ size_t i = get_global_id(0); out[i] = warp_reduce_add(in[i]) * 1000 + ADD; }\n";
+
+static const char shared_file[] =
+	"#include \"common.h\"\n"
+	"kernel void fk(global const int *in, global int *out)\n"
+	"{ size_t i = get_global_id(0); out[i] = MIX(in[i]) + COMMON_K; }\n";
+
+/* tN.cl; %d: the thread. */
+static const char own_file_fmt[] =
+	"#include \"common.h\"\n"
+	"kernel void fk_own(global int *io) { size_t i = get_global_id(0); io[i] = MIX(io[i]) - 100 * %d; }\n";
+
+/* The thread's string build; both %d: the thread. */
+static const char own_source_fmt[] =
+	"#include \"common.h\"\n#define TID %d\n"
+	"kernel void own_t%d(global int *io) { size_t i = get_global_id(0); io[i] = MIX(io[i]) + TID; }\n";
+
+enum { BUILDS, COMPILED, DISK, MEMORY, LOOKUPS, LAUNCHES, TRANSFERS, ALGORITHMS, QUERIES, ERRORS,
+       COUNTS };
+
+struct worker {
+	int id, rounds;
+	clwarp_engine *engine;
+	pthread_barrier_t *barrier;
+	const char *dir;         /* the include folder */
+	clwarp_backend backend;  /* what this thread was told */
+	unsigned warp;
+	unsigned long n[COUNTS];
+	bool ok;
+	char why[1024];
+};
+
+/* One round of one thread: its data and objects, released by round_free(). */
+struct round {
+	int number;
+	size_t n;
+	int *in, *out, *want;
+	cl_mem bin, bout, bres;
+	clwarp_program *shared, *own, *file, *own_file;
+	clwarp_kernel *scale, *wsum, *own_k, *fk, *fk_own;
+};
+
+static bool __attribute__((format(printf, 2, 3)))
+give_up(struct worker *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->ok) {
+		va_start(ap, fmt);
+		vsnprintf(t->why, sizeof(t->why), fmt, ap);
+		va_end(ap);
+		t->ok = false;
+	}
+	return false;
+}
+
+/* No ck_assert in the threads (Check's no-fork mode longjmps): a thread
+ * records the first failure and stops; the main thread reports it. */
+#define CALL(t, expr)                                                                     \
+	do {                                                                              \
+		clwarp_status s_ = (expr);                                                \
+		if (s_ != CLWARP_OK)                                                      \
+			return give_up((t), "line %d: %s: %s (%s)", __LINE__, #expr,      \
+				       clwarp_status_to_str(s_), clwarp_last_error());    \
+	} while (0)
+#define CHECK(t, cond, ...)                                                               \
+	do {                                                                              \
+		if (!(cond))                                                              \
+			return give_up((t), __VA_ARGS__);                                 \
+	} while (0)
+
+/* r->out against r->want, element by element. */
+static bool
+same(struct worker *t, const struct round *r, const char *what, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		CHECK(t, r->out[i] == r->want[i], "round %d: %s[%zu] = %d, want %d", r->number, what,
+		      i, r->out[i], r->want[i]);
+	return true;
+}
+
+static bool
+build(struct worker *t, const char *source, const char *path, const char *name,
+      const char *options, clwarp_program **p)
+{
+	clwarp_build_info info;
+
+	if (source)
+		CALL(t, clwarp_program_build_source(t->engine, source, name, options, p, &info));
+	else
+		CALL(t, clwarp_program_build_file(t->engine, path, options, p, &info));
+	t->n[BUILDS]++;
+	t->n[info.source == CLWARP_BUILD_COMPILED ? COMPILED
+	     : info.source == CLWARP_BUILD_DISK_HIT ? DISK : MEMORY]++;
+	clwarp_build_info_clear(&info);
+	return true;
+}
+
+/* The thread's own string build: common.h through -I. */
+static bool
+own_program(struct worker *t, clwarp_program **p)
+{
+	char text[512], name[64], options[4200];
+
+	snprintf(text, sizeof(text), own_source_fmt, t->id, t->id);
+	snprintf(name, sizeof(name), "own_t%d.cl", t->id);
+	snprintf(options, sizeof(options), "-I%s", t->dir);
+	return build(t, text, NULL, name, options, p);
+}
+
+static bool
+queries(struct worker *t)
+{
+	const clwarp_device_info *info = clwarp_engine_device_info(t->engine);
+	clwarp_device_info *list = NULL;
+	clwarp_backend b;
+	unsigned w = 0;
+	size_t count = 0;
+	bool found = false;
+	int native = -1;
+
+	CALL(t, clwarp_engine_backend(t->engine, &b, &w));
+	CHECK(t, t->warp == 0 || (b == t->backend && w == t->warp), "backend changed: %s/%u, then %s/%u",
+	      clwarp_backend_name(t->backend), t->warp, clwarp_backend_name(b), w);
+	t->backend = b;
+	t->warp = w;
+	CALL(t, clwarp_engine_backend_native(t->engine, &native));
+	CHECK(t, native == 0 || native == 1, "native = %d", native);
+	CALL(t, clwarp_device_list(&list, &count));
+	for (size_t i = 0; i < count; i++)
+		found = found || (strcmp(list[i].name, info->name) == 0 &&
+				  strcmp(list[i].platform_name, info->platform_name) == 0);
+	clwarp_device_list_free(list, count);
+	CHECK(t, found, "the engine's device %s is not in the device list", info->name);
+	CHECK(t, info->max_work_group_size > 0 && clwarp_engine_queue(t->engine) &&
+		 clwarp_engine_context(t->engine), "engine info lost");
+	t->n[QUERIES] += 4;
+	return true;
+}
+
+/* The round's buffers, the four builds, every kernel looked up anew, and a missing one. */
+static bool
+setup(struct worker *t, struct round *r)
+{
+	char options[4200], name[64];
+	clwarp_kernel *missing = NULL;
+
+	r->in = malloc(r->n * sizeof(int));
+	r->out = malloc(r->n * sizeof(int));
+	r->want = malloc(r->n * sizeof(int));
+	CHECK(t, r->in && r->out && r->want, "out of memory");
+	for (size_t i = 0; i < r->n; i++)
+		r->in[i] = (int)((i * 37 + (size_t)t->id * 11 + (size_t)r->number) % 101) - 50;
+	CALL(t, clwarp_buffer_new(t->engine, CL_MEM_READ_WRITE, r->n * sizeof(int), r->in, &r->bin));
+	CALL(t, clwarp_buffer_new(t->engine, CL_MEM_READ_WRITE, r->n * sizeof(int), NULL, &r->bout));
+	CALL(t, clwarp_buffer_new(t->engine, CL_MEM_READ_WRITE, sizeof(int), NULL, &r->bres));
+
+	snprintf(options, sizeof(options), "-DADD=%d", r->number % 3);
+	if (!build(t, shared_source, NULL, "shared.cl", options, &r->shared) || !own_program(t, &r->own))
+		return false;
+	snprintf(options, sizeof(options), "%s/shared.cl", t->dir);
+	if (!build(t, NULL, options, NULL, NULL, &r->file))
+		return false;
+	snprintf(options, sizeof(options), "%s/t%d.cl", t->dir, t->id);
+	if (!build(t, NULL, options, NULL, NULL, &r->own_file))
+		return false;
+
+	snprintf(name, sizeof(name), "own_t%d", t->id);
+	CALL(t, clwarp_program_kernel(r->shared, "scale", &r->scale));
+	CALL(t, clwarp_program_kernel(r->shared, "wsum", &r->wsum));
+	CALL(t, clwarp_program_kernel(r->own, name, &r->own_k));
+	CALL(t, clwarp_program_kernel(r->file, "fk", &r->fk));
+	CALL(t, clwarp_program_kernel(r->own_file, "fk_own", &r->fk_own));
+	CHECK(t, clwarp_kernel_arg_count(r->scale) == 3 && clwarp_kernel_arg_count(r->own_k) == 1,
+	      "argument counts %u and %u", clwarp_kernel_arg_count(r->scale),
+	      clwarp_kernel_arg_count(r->own_k));
+	snprintf(name, sizeof(name), "nope_t%d", t->id);
+	CHECK(t, clwarp_program_kernel(r->shared, name, &missing) == CLWARP_ERROR_KERNEL_NOT_FOUND &&
+		 !missing && strstr(clwarp_last_error(), name),
+	      "looking up %s: \"%s\"", name, clwarp_last_error());
+	t->n[LOOKUPS] += 6;
+	return true;
+}
+
+/* The kernels of setup() on the round's data. */
+static bool
+launches(struct worker *t, struct round *r)
+{
+	size_t n = r->n, global = n, local = 64 % t->warp == 0 ? 64 : t->warp;
+	int add = r->number % 3, k = t->id + 2;
+	cl_event ev = NULL;
+	cl_int err;
+
+	/* scale: blocking (its program uses warp functions: a local size). */
+	CALL(t, clwarp_kernel_set_arg_buffer(r->scale, 0, r->bin));
+	CALL(t, clwarp_kernel_set_arg_buffer(r->scale, 1, r->bout));
+	CALL(t, clwarp_kernel_set_arg_scalar(r->scale, 2, sizeof(k), &k));
+	CALL(t, clwarp_kernel_launch(r->scale, 1, &global, &local, NULL));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	for (size_t i = 0; i < n; i++)
+		r->want[i] = r->in[i] * k + add;
+	if (!same(t, r, "scale", n))
+		return false;
+
+	/* wsum: warp sums, with an event. */
+	CALL(t, clwarp_kernel_set_arg_buffer(r->wsum, 0, r->bin));
+	CALL(t, clwarp_kernel_set_arg_buffer(r->wsum, 1, r->bout));
+	CALL(t, clwarp_kernel_launch(r->wsum, 1, &global, &local, &ev));
+	err = clWaitForEvents(1, &ev);
+	clReleaseEvent(ev);
+	CHECK(t, err == CL_SUCCESS, "wsum: %s", clwarp_cl_error_to_str(err));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	for (size_t i = 0; i < n; i++) {
+		r->want[i] = 0;
+		for (size_t j = i - i % t->warp; j < i - i % t->warp + t->warp; j++)
+			r->want[i] += r->in[j];
+		r->want[i] = r->want[i] * 1000 + add;
+	}
+	if (!same(t, r, "wsum", n))
+		return false;
+
+	/* own_tN: in place, enqueued twice (without and with a local size), then a blocking read. */
+	CALL(t, clwarp_buffer_write(t->engine, r->bout, 0, n * sizeof(int), r->in));
+	CALL(t, clwarp_kernel_set_arg_buffer(r->own_k, 0, r->bout));
+	CALL(t, clwarp_kernel_enqueue(r->own_k, 1, &global, NULL));
+	CALL(t, clwarp_kernel_enqueue(r->own_k, 1, &global, &local));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	for (size_t i = 0; i < n; i++)
+		r->want[i] = (r->in[i] * 5 - 3 + t->id) * 5 - 3 + t->id;
+	if (!same(t, r, "own", n))
+		return false;
+
+	/* The two file builds, one after the other, blocking. */
+	CALL(t, clwarp_kernel_set_arg_buffer(r->fk, 0, r->bin));
+	CALL(t, clwarp_kernel_set_arg_buffer(r->fk, 1, r->bout));
+	CALL(t, clwarp_kernel_launch(r->fk, 1, &global, &local, NULL));
+	CALL(t, clwarp_kernel_set_arg_buffer(r->fk_own, 0, r->bout));
+	CALL(t, clwarp_kernel_launch(r->fk_own, 1, &global, NULL, NULL));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	for (size_t i = 0; i < n; i++)
+		r->want[i] = (r->in[i] * 5 - 3 + 17) * 5 - 3 - 100 * t->id;
+	t->n[LAUNCHES] += 6;
+	t->n[TRANSFERS] += 5;
+	return same(t, r, "fk_own(fk)", n);
+}
+
+static int
+cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* reduce, scan and sort of a few hundred elements. */
+static bool
+algorithms(struct worker *t, struct round *r)
+{
+	clwarp_op op = (clwarp_op)((t->id + r->number) % 3);
+	int inclusive = (t->id + r->number) % 2, got = 0, want, acc = 0;
+	bool descending = t->id % 2;
+	size_t n = r->n - 1 - (size_t)(7 * t->id + r->number) % 200;
+	unsigned seed = 1000u * (unsigned)t->id + (unsigned)r->number;
+
+	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, op, r->bin, n, r->bres, NULL));
+	CALL(t, clwarp_buffer_read(t->engine, r->bres, 0, sizeof(got), &got));
+	want = r->in[0];
+	for (size_t i = 1; i < n; i++)
+		want = op == CLWARP_OP_ADD ? want + r->in[i]
+		       : op == CLWARP_OP_MIN ? (r->in[i] < want ? r->in[i] : want)
+					     : (r->in[i] > want ? r->in[i] : want);
+	CHECK(t, got == want, "round %d: reduce (op %d) of %zu = %d, want %d", r->number, (int)op,
+	      n, got, want);
+
+	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, inclusive, r->bin, r->bout,
+			    n, NULL));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	for (size_t i = 0; i < n; i++) {
+		r->want[i] = inclusive ? acc + r->in[i] : acc;
+		acc += r->in[i];
+	}
+	if (!same(t, r, inclusive ? "inclusive scan" : "exclusive scan", n))
+		return false;
+
+	/* Pseudo-random uints, a third of them small; sorted on the host as unsigned. */
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 1664525u + 1013904223u;
+		r->want[i] = (int)(seed >> (i % 3 ? 0 : 20));
+	}
+	CALL(t, clwarp_buffer_write(t->engine, r->bout, 0, n * sizeof(int), r->want));
+	CALL(t, clwarp_sort_keys(t->engine, CLWARP_TYPE_UINT, r->bout, n,
+				 descending ? CLWARP_SORT_DESCENDING : 0, NULL));
+	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
+	qsort(r->want, n, sizeof(int), cmp_unsigned);
+	for (size_t i = 0; descending && i < n / 2; i++) {
+		int x = r->want[i];
+
+		r->want[i] = r->want[n - 1 - i];
+		r->want[n - 1 - i] = x;
+	}
+	t->n[ALGORITHMS] += 3;
+	t->n[TRANSFERS] += 4;
+	return same(t, r, descending ? "descending sort" : "ascending sort", n);
+}
+
+static void
+round_free(struct round *r)
+{
+	clwarp_kernel *kernels[] = { r->scale, r->wsum, r->own_k, r->fk, r->fk_own };
+	cl_mem buffers[] = { r->bin, r->bout, r->bres };
+
+	for (size_t i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++)
+		clwarp_kernel_free(kernels[i]);
+	for (size_t i = 0; i < sizeof(buffers) / sizeof(buffers[0]); i++)
+		if (buffers[i])
+			clReleaseMemObject(buffers[i]);
+	free(r->in);
+	free(r->out);
+	free(r->want);
+}
+
+/*
+ * An error of the thread's own, whose message names the thread: in round 0
+ * a build that fails, then a missing kernel (even threads) or a launch
+ * without arguments (odd: with an OpenCL error code). Nothing may call the
+ * library between the error and check_own_error(): what needs freeing
+ * waits in `e`.
+ */
+struct own_error {
+	char name[64];         /* in the message */
+	char msg[1024];        /* clwarp_last_error() right after the error */
+	cl_int cl;
+	clwarp_kernel *k;
+	clwarp_build_info info;
+};
+
+static bool
+set_own_error(struct worker *t, int round, struct own_error *e)
+{
+	clwarp_program *p = NULL;
+	clwarp_status status;
+	size_t global = 64;
+
+	t->n[ERRORS]++;
+	if (round == 0) {
+		snprintf(e->name, sizeof(e->name), "bad_t%d.cl", t->id);
+		status = clwarp_program_build_source(t->engine, "kernel void f(global int *o) { o[0] = ; }",
+						     e->name, NULL, &p, &e->info);
+		CHECK(t, status == CLWARP_ERROR_BUILD && !p && e->info.log && e->info.log[0],
+		      "%s: %s, or no log", e->name, clwarp_status_to_str(status));
+	} else if (!own_program(t, &p)) {
+		return false;
+	} else if (t->id % 2 == 0) {
+		snprintf(e->name, sizeof(e->name), "missing_t%d_r%d", t->id, round);
+		status = clwarp_program_kernel(p, e->name, &e->k);
+		CHECK(t, status == CLWARP_ERROR_KERNEL_NOT_FOUND, "kernel %s: %s", e->name,
+		      clwarp_status_to_str(status));
+	} else {
+		snprintf(e->name, sizeof(e->name), "own_t%d", t->id);
+		CALL(t, clwarp_program_kernel(p, e->name, &e->k));
+		status = clwarp_kernel_launch(e->k, 1, &global, NULL, NULL);
+		CHECK(t, status != CLWARP_OK && clwarp_last_cl_error() != CL_SUCCESS,
+		      "a launch without arguments: %s, OpenCL error %s", clwarp_status_to_str(status),
+		      clwarp_cl_error_to_str(clwarp_last_cl_error()));
+	}
+	snprintf(e->msg, sizeof(e->msg), "%s", clwarp_last_error());
+	e->cl = clwarp_last_cl_error();
+	CHECK(t, strstr(e->msg, e->name) != NULL, "round %d: the error \"%s\" does not name %s",
+	      round, e->msg, e->name);
+	return true;
+}
+
+/* After every thread set its own: this thread's error is still its own. */
+static bool
+check_own_error(struct worker *t, int round, const struct own_error *e)
+{
+	const char *msg = clwarp_last_error();
+	cl_int cl = clwarp_last_cl_error();
+
+	CHECK(t, strcmp(msg, e->msg) == 0, "round %d: clwarp_last_error() is \"%s\", not this thread's \"%s\"",
+	      round, msg, e->msg);
+	CHECK(t, cl == e->cl, "round %d: clwarp_last_cl_error() is %s, not this thread's %s", round,
+	      clwarp_cl_error_to_str(cl), clwarp_cl_error_to_str(e->cl));
+	return true;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *t = arg;
+
+	for (int round = 0; round < t->rounds; round++) {
+		struct round r = { .number = round, .n = 64 * (size_t)(12 + (t->id + round) % 4) };
+		struct own_error e = { 0 };
+		bool mine = t->ok && queries(t) && setup(t, &r) && launches(t, &r) && algorithms(t, &r);
+
+		round_free(&r);
+		mine = mine && set_own_error(t, round, &e);
+		/* Every thread reaches the barrier, failed or not: the others wait there. */
+		pthread_barrier_wait(t->barrier);
+		if (mine)
+			check_own_error(t, round, &e);
+		clwarp_kernel_free(e.k);
+		clwarp_build_info_clear(&e.info);
+	}
+	return NULL;
+}
+
+static int
+env_int(const char *name, int fallback, int lo, int hi)
+{
+	int x = getenv(name) && *getenv(name) ? atoi(getenv(name)) : fallback;
+
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+START_TEST(test_threads_one_engine)
+{
+	int threads = env_int("CLWARP_TEST_THREADS", 6, 2, MAX_THREADS);
+	int rounds = env_int("CLWARP_TEST_THREAD_ROUNDS", 6, 1, 1000);
+	char *dir = test_tmpdir(), *cache, path[4200], name[64], text[512];
+	struct worker workers[MAX_THREADS];
+	pthread_t ids[MAX_THREADS];
+	pthread_barrier_t barrier;
+	unsigned long sum[COUNTS] = { 0 };
+	clwarp_backend backend;
+	unsigned warp = 0;
+	clwarp_engine *e;
+	clwarp_program *p;
+	const clwarp_device_info *info;
+
+	free(test_write_file(dir, "inc/common.h", common_h));
+	free(test_write_file(dir, "inc/shared.cl", shared_file));
+	for (int i = 0; i < threads; i++) {
+		snprintf(name, sizeof(name), "inc/t%d.cl", i);
+		snprintf(text, sizeof(text), own_file_fmt, i);
+		free(test_write_file(dir, name, text));
+	}
+	/* A fresh disk cache, where a first engine leaves two programs. */
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	cache = strdup(path);
+	e = test_engine(cache);
+	info = clwarp_engine_device_info(e);
+	/* Oclgrind is not thread-safe (tests/test-algorithms.c, test_threads). */
+	if (!strstr(info->platform_name, "Oclgrind") && !strstr(info->name, "Oclgrind")) {
+		snprintf(path, sizeof(path), "%s/inc/shared.cl", dir);
+		ck_assert_clwarp_ok(clwarp_program_build_source(e, shared_source, "shared.cl", "-DADD=0", &p, NULL));
+		ck_assert_clwarp_ok(clwarp_program_build_file(e, path, NULL, &p, NULL));
+		clwarp_engine_free(e);
+		e = test_engine(cache);
+		info = clwarp_engine_device_info(e);
+		snprintf(path, sizeof(path), "%s/inc", dir);
+		ck_assert_int_eq(pthread_barrier_init(&barrier, NULL, (unsigned)threads), 0);
+		/* No call on the engine before the threads start: they race to resolve the backend. */
+		for (int i = 0; i < threads; i++) {
+			workers[i] = (struct worker){ .id = i, .rounds = rounds, .engine = e,
+						      .barrier = &barrier, .dir = path, .ok = true };
+			ck_assert_int_eq(pthread_create(&ids[i], NULL, worker_main, &workers[i]), 0);
+		}
+		for (int i = 0; i < threads; i++)
+			ck_assert_int_eq(pthread_join(ids[i], NULL), 0);
+		pthread_barrier_destroy(&barrier);
+		ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
+		for (int i = 0; i < threads; i++) {
+			ck_assert_msg(workers[i].ok, "thread %d: %s", i, workers[i].why);
+			ck_assert_msg(workers[i].backend == backend && workers[i].warp == warp,
+				      "thread %d saw backend %s/%u, the engine has %s/%u", i,
+				      clwarp_backend_name(workers[i].backend), workers[i].warp,
+				      clwarp_backend_name(backend), warp);
+			for (int c = 0; c < COUNTS; c++)
+				sum[c] += workers[i].n[c];
+		}
+		printf("threads: %d threads x %d rounds on %s, backend %s, warp %u: %lu builds "
+		       "(%lu compiled, %lu from disk, %lu from memory), %lu kernel lookups, %lu launches, "
+		       "%lu reads and writes, %lu algorithm calls, %lu queries, %lu thread-local errors; "
+		       "every value checked\n",
+		       threads, rounds, info->name, clwarp_backend_name(backend), warp, sum[BUILDS],
+		       sum[COMPILED], sum[DISK], sum[MEMORY], sum[LOOKUPS], sum[LAUNCHES], sum[TRANSFERS],
+		       sum[ALGORITHMS], sum[QUERIES], sum[ERRORS]);
+	}
+	clwarp_engine_free(e);
+	test_rmtree(dir);
+	free(dir);
+	free(cache);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("threads", &tc);
+
+	/* Under ThreadSanitizer on a loaded 2-core machine: 2 minutes there. */
+	tcase_set_timeout(tc, 900);
+	ADD_TEST(tc, test_threads_one_engine);
+	return test_main(s);
+}
