@@ -1,0 +1,257 @@
+/* Benchmark: device groups against one device in the same run (reduce, scan, compaction). */
+/* SPDX-License-Identifier: MIT */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "clwarp/clwarp.h"
+
+/*
+ * For each n, the data is made once on the host, written to device 0 whole
+ * (the one-device case) and scattered to the group in even slices (the
+ * group case: data already split across the devices). Each call is timed
+ * by wall clock from the call to its return (the group calls wait for
+ * every device; the one-device call is given no event, so it waits too),
+ * median of --reps runs after one warm-up run that also builds the
+ * kernels. Results are checked: the group's against the one device's
+ * (integers exactly, float sums within n * eps * sum |x|). Also timed: the
+ * host-to-device copies, whole to one device against the scatter to all,
+ * which is what a call on host data pays on top.
+ */
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void
+die(const char *what, clwarp_status s)
+{
+	fprintf(stderr, "group-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	exit(1);
+}
+
+#define CHECK(what, expr) do { clwarp_status s_ = (expr); if (s_ != CLWARP_OK) die(what, s_); } while (0)
+
+enum op { OP_REDUCE, OP_SCAN, OP_COMPACT, OPS };
+static const char *const op_names[OPS] = { "reduce f32 add", "scan u32 incl", "compact f32 x>0" };
+
+struct setup {
+	clwarp_group *g;
+	clwarp_engine *one;
+	size_t n, offsets[CLWARP_GROUP_MAX_DEVICES + 1], out_offsets[CLWARP_GROUP_MAX_DEVICES + 1];
+	cl_mem whole_in, whole_out, whole_count;
+	cl_mem in[CLWARP_GROUP_MAX_DEVICES], out[CLWARP_GROUP_MAX_DEVICES];
+	float reduce_one, reduce_group;
+	cl_uint count_one;
+};
+
+static void
+run_one(struct setup *s, enum op op)
+{
+	cl_mem count = s->whole_count;
+
+	switch (op) {
+	case OP_REDUCE:
+		CHECK("clwarp_reduce", clwarp_reduce(s->one, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, s->whole_in, s->n,
+						    s->whole_out, NULL));
+		break;
+	case OP_SCAN:
+		CHECK("clwarp_scan", clwarp_scan(s->one, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->whole_in,
+						 s->whole_out, s->n, NULL));
+		break;
+	default:
+		CHECK("clwarp_compact", clwarp_compact(s->one, CLWARP_TYPE_FLOAT, "x > 0", s->whole_in, s->n,
+						       s->whole_out, count, NULL));
+		break;
+	}
+}
+
+static void
+run_group(struct setup *s, enum op op)
+{
+	switch (op) {
+	case OP_REDUCE:
+		CHECK("clwarp_group_reduce", clwarp_group_reduce(s->g, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, s->in,
+								 s->offsets, &s->reduce_group));
+		break;
+	case OP_SCAN:
+		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->in,
+							     s->out, s->offsets));
+		break;
+	default:
+		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, "x > 0", s->in,
+								   s->offsets, s->out, s->out_offsets));
+		break;
+	}
+}
+
+/* The group's result against the one device's. */
+static void
+check(struct setup *s, enum op op, const float *host)
+{
+	size_t count = clwarp_group_size(s->g), n = s->n;
+
+	if (op == OP_REDUCE) {
+		double abs_sum = 0;
+
+		for (size_t i = 0; i < n; i++)
+			abs_sum += fabs(host[i]);
+		CHECK("read", clwarp_buffer_read(s->one, s->whole_out, 0, sizeof(float), &s->reduce_one));
+		if (fabs((double)s->reduce_one - s->reduce_group) > (double)n * 1.2e-7 * abs_sum + 1e-30) {
+			fprintf(stderr, "group-bench: reduce n=%zu: group %.9g, one device %.9g\n", n,
+				(double)s->reduce_group, (double)s->reduce_one);
+			exit(1);
+		}
+		return;
+	}
+	/* Scans and compactions: the group's gathered output, element by element. */
+	size_t elems = op == OP_SCAN ? n : s->out_offsets[count];
+	cl_uint *a = malloc(n * sizeof(cl_uint) + 4), *b = malloc(n * sizeof(cl_uint) + 4);
+
+	if (!a || !b) {
+		fprintf(stderr, "group-bench: out of host memory\n");
+		exit(1);
+	}
+	if (op == OP_COMPACT) {
+		CHECK("read", clwarp_buffer_read(s->one, s->whole_count, 0, sizeof(cl_uint), &s->count_one));
+		if (s->count_one != elems) {
+			fprintf(stderr, "group-bench: compact n=%zu: group kept %zu, one device %u\n", n, elems,
+				s->count_one);
+			exit(1);
+		}
+	}
+	CHECK("read", clwarp_buffer_read(s->one, s->whole_out, 0, elems * sizeof(cl_uint), a));
+	CHECK("gather", clwarp_group_gather(s->g, s->out, sizeof(cl_uint),
+					    op == OP_SCAN ? s->offsets : s->out_offsets, b));
+	if (memcmp(a, b, elems * sizeof(cl_uint)) != 0) {
+		fprintf(stderr, "group-bench: %s n=%zu: the group's result differs from one device's\n",
+			op_names[op], n);
+		exit(1);
+	}
+	free(a);
+	free(b);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *devices = NULL;
+	int min_log2 = 20, max_log2 = 24, reps = 7, c;
+	struct setup s = { 0 };
+
+	while ((c = getopt(argc, argv, "d:m:M:r:h")) != -1) {
+		switch (c) {
+		case 'd': devices = optarg; break;
+		case 'm': min_log2 = atoi(optarg); break;
+		case 'M': max_log2 = atoi(optarg); break;
+		case 'r': reps = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: group-bench [-d DEVICES] [-m MIN_LOG2] [-M MAX_LOG2] [-r REPS]\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (min_log2 < 10 || max_log2 > 31 || min_log2 > max_log2 || reps < 1 || reps > 101) {
+		fprintf(stderr, "group-bench: sizes 2^10..2^31 and 1..101 repetitions\n");
+		return 2;
+	}
+	CHECK("clwarp_group_new", clwarp_group_new(devices, NULL, &s.g));
+	s.one = clwarp_group_engine(s.g, 0);
+	size_t count = clwarp_group_size(s.g);
+
+	printf("# group-bench: %zu devices:", count);
+	for (size_t i = 0; i < count; i++) {
+		const clwarp_device_info *info = clwarp_engine_device_info(clwarp_group_engine(s.g, i));
+
+		printf(" %u:%u %s (%s)%s", info->platform_index, info->device_index, info->name,
+		       info->driver_version, i + 1 < count ? "," : "");
+	}
+	printf("\n# one = device 0 alone, data whole on it; group = every device, data already split evenly;\n"
+	       "# wall ms per call, median of %d; speed-up = one / group. write = host to device 0 whole,\n"
+	       "# scatter = host to the group's slices.\n", reps);
+	printf("%-16s %6s %10s %10s %8s %10s %10s\n", "op", "n", "one ms", "group ms", "speedup", "write ms",
+	       "scatter ms");
+	for (int lg = min_log2; lg <= max_log2; lg += 2) {
+		size_t n = (size_t)1 << lg;
+		float *host = malloc(n * sizeof(float));
+		double *times = malloc((size_t)reps * sizeof(double)), write_ms, scatter_ms;
+		uint64_t state = 0x2545F4914F6CDD1Dull;
+
+		if (!host || !times) {
+			fprintf(stderr, "group-bench: out of host memory at n = 2^%d\n", lg);
+			return 1;
+		}
+		/* k/256, k in [-256, 255]: float sums exact at these sizes; the
+		 * same bits serve as uints for the scan. */
+		for (size_t i = 0; i < n; i++) {
+			state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+			host[i] = (float)((int)(state % 512) - 256) / 256.0f;
+		}
+		s.n = n;
+		CHECK("clwarp_group_split", clwarp_group_split(s.g, n, 1024, s.offsets));
+		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, n * 4, NULL, &s.whole_in));
+		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, n * 4, NULL, &s.whole_out));
+		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, 4, NULL, &s.whole_count));
+		double t0 = now_ms();
+
+		CHECK("write", clwarp_buffer_write(s.one, s.whole_in, 0, n * 4, host));
+		write_ms = now_ms() - t0;
+		t0 = now_ms();
+		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.in));
+		scatter_ms = now_ms() - t0;
+		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.out));
+		for (int op = 0; op < OPS; op++) {
+			double one_ms, group_ms;
+
+			run_one(&s, (enum op)op);
+			run_group(&s, (enum op)op);
+			check(&s, (enum op)op, host);
+			for (int r = 0; r < reps; r++) {
+				t0 = now_ms();
+				run_one(&s, (enum op)op);
+				times[r] = now_ms() - t0;
+			}
+			one_ms = median(times, reps);
+			for (int r = 0; r < reps; r++) {
+				t0 = now_ms();
+				run_group(&s, (enum op)op);
+				times[r] = now_ms() - t0;
+			}
+			group_ms = median(times, reps);
+			printf("%-16s %4s%-2d %10.3f %10.3f %8.2f %10.3f %10.3f\n", op_names[op], "2^", lg, one_ms,
+			       group_ms, one_ms / group_ms, write_ms, scatter_ms);
+			fflush(stdout);
+		}
+		clReleaseMemObject(s.whole_in);
+		clReleaseMemObject(s.whole_out);
+		clReleaseMemObject(s.whole_count);
+		clwarp_group_release_buffers(s.g, s.in);
+		clwarp_group_release_buffers(s.g, s.out);
+		free(host);
+		free(times);
+	}
+	clwarp_group_free(s.g);
+	return 0;
+}
