@@ -147,6 +147,13 @@ clwarp_status algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engi
 			clwarp_type type, clwarp_op op, int inclusive, cl_mem in, size_t rows,
 			size_t row_length, cl_mem out, cl_event *event);
 
+/* src/algo_sort.c: the sort without the public entries' error reset
+ * (value_type -1: keys only), and the bit range its flags give. */
+clwarp_status algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
+			int value_type, cl_mem values, size_t n, unsigned flags, cl_event *event);
+clwarp_status algo_sort_bit_range(const char *fn, unsigned flags, unsigned key_bits,
+				  unsigned *begin, unsigned *end);
+
 /* src/algorithms.c: argument checks that name the call `fn`. */
 clwarp_status algo_check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type,
 				     clwarp_op op);

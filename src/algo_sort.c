@@ -13,9 +13,8 @@
 #define SORT_FLAG_BIT_RANGE 0x2u
 #define SORT_KNOWN_FLAGS (CLWARP_SORT_DESCENDING | SORT_FLAG_BIT_RANGE | 0xffff00u)
 
-/* The key bits to sort on, from the flags: [*begin, *end). */
-static clwarp_status
-sort_bit_range(const char *fn, unsigned flags, unsigned key_bits, unsigned *begin,
+clwarp_status
+algo_sort_bit_range(const char *fn, unsigned flags, unsigned key_bits, unsigned *begin,
 	       unsigned *end)
 {
 	if (flags & ~SORT_KNOWN_FLAGS)
@@ -40,8 +39,8 @@ sort_bit_range(const char *fn, unsigned flags, unsigned key_bits, unsigned *begi
 	return CLWARP_OK;
 }
 
-static clwarp_status
-sort_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
+clwarp_status
+algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
 	  int value_type, cl_mem values, size_t n, unsigned flags, cl_event *event)
 {
 	struct algo_call c;
@@ -50,13 +49,12 @@ sort_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 	cl_uint descending = flags & CLWARP_SORT_DESCENDING;
 	clwarp_status status;
 
-	clear_error();
 	/* Values only move, as bits: a double value needs no cl_khr_fp64. */
 	status = algo_check_engine_type(fn, engine, key_type, CLWARP_OP_ADD);
 	if (status != CLWARP_OK)
 		return status;
 	ksize = algo_types[key_type].size;
-	status = sort_bit_range(fn, flags, (unsigned)(8 * ksize), &begin, &end);
+	status = algo_sort_bit_range(fn, flags, (unsigned)(8 * ksize), &begin, &end);
 	if (status != CLWARP_OK)
 		return status;
 	if (n > UINT32_MAX)
@@ -136,18 +134,18 @@ CLWARP_EXPORT clwarp_status
 clwarp_sort_keys(clwarp_engine *engine, clwarp_type type, cl_mem keys, size_t n, unsigned flags,
 		 cl_event *event)
 {
-	return sort_call("clwarp_sort_keys", engine, type, keys, -1, NULL, n, flags, event);
+	clear_error();
+	return algo_sort("clwarp_sort_keys", engine, type, keys, -1, NULL, n, flags, event);
 }
 
 CLWARP_EXPORT clwarp_status
 clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
 		  clwarp_type value_type, cl_mem values, size_t n, unsigned flags, cl_event *event)
 {
-	if ((unsigned)value_type > CLWARP_TYPE_DOUBLE) {
-		clear_error();
+	clear_error();
+	if ((unsigned)value_type > CLWARP_TYPE_DOUBLE)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "clwarp_sort_pairs: unknown value type %d", (int)value_type);
-	}
-	return sort_call("clwarp_sort_pairs", engine, key_type, keys, (int)value_type, values, n,
+	return algo_sort("clwarp_sort_pairs", engine, key_type, keys, (int)value_type, values, n,
 			 flags, event);
 }

@@ -44,6 +44,11 @@ clwarp_status group_device_error(const clwarp_group *group, size_t index, clwarp
 clwarp_status group_check_offsets(const clwarp_group *group, const char *fn, const size_t *offsets,
 				  const char *what);
 
+/* One buffer per device (at least one byte each); on failure none is left
+ * and this thread's error names the device (src/group_run.c). */
+clwarp_status group_buffers_new(clwarp_group *group, cl_mem_flags flags, const size_t *bytes,
+				cl_mem *buffers);
+
 /* Wait for and release every event in events[0..count) that is not NULL.
  * The first that failed gives the error, naming its device. */
 clwarp_status group_wait(const clwarp_group *group, cl_event *events, const char *what);

@@ -258,8 +258,8 @@ clwarp_group_launch(clwarp_group_kernel *k, const size_t *offsets, size_t local)
 
 /* ------------------------------------------------------------ data */
 
-static clwarp_status
-buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *bytes, cl_mem *buffers)
+clwarp_status
+group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *bytes, cl_mem *buffers)
 {
 	clwarp_status status = CLWARP_OK;
 	cl_int err;
@@ -290,7 +290,7 @@ clwarp_group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *byte
 	if (!g || !bytes || !buffers)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "clwarp_group_buffers_new: NULL group, sizes or buffers");
-	return buffers_new(g, flags, bytes, buffers);
+	return group_buffers_new(g, flags, bytes, buffers);
 }
 
 CLWARP_EXPORT void
@@ -376,7 +376,7 @@ clwarp_group_scatter(clwarp_group *g, const void *host, size_t element_size,
 	if (status == CLWARP_OK && !host && offsets[g->count] > 0)
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL host data", fn);
 	if (status == CLWARP_OK)
-		status = buffers_new(g, CL_MEM_READ_WRITE, bytes, buffers);
+		status = group_buffers_new(g, CL_MEM_READ_WRITE, bytes, buffers);
 	if (status == CLWARP_OK)
 		status = transfer(g, fn, true, (void *)host, element_size, offsets, buffers);
 	if (status != CLWARP_OK)

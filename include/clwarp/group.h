@@ -217,6 +217,29 @@ CLWARP_EXPORT clwarp_status clwarp_group_softmax_rows(clwarp_group *group, const
                                                       const size_t *row_offsets,
                                                       size_t row_length, const cl_mem *out);
 
+/**
+ * Stable sort of the whole array (flags as clwarp_sort_keys: direction, bit
+ * range). The result is split anew: device i's part of the sorted array is
+ * out_keys[i], a new buffer the caller releases, holding elements
+ * [out_offsets[i], out_offsets[i + 1]) of the whole result; the parts'
+ * sizes follow the group's weights up to sampling (all keys equal: one
+ * device gets them all). Gathering out_keys with out_offsets gives what
+ * clwarp_sort_keys gives on the whole array. The input slices are left
+ * sorted each on its own (the first step sorts them in place). Keys that
+ * change devices pass through host memory.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_sort_keys(clwarp_group *group, clwarp_type type,
+                                                   const cl_mem *keys, const size_t *offsets,
+                                                   unsigned flags, cl_mem *out_keys,
+                                                   size_t *out_offsets);
+
+/** clwarp_group_sort_keys moving values (of @p value_type) with their keys. */
+CLWARP_EXPORT clwarp_status clwarp_group_sort_pairs(clwarp_group *group, clwarp_type key_type,
+                                                    const cl_mem *keys, clwarp_type value_type,
+                                                    const cl_mem *values, const size_t *offsets,
+                                                    unsigned flags, cl_mem *out_keys,
+                                                    cl_mem *out_values, size_t *out_offsets);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,161 @@
+/* The sort tests' keys and reference order (tests/test-sort.c,
+ * tests/test-group-sort.c): key patterns, and a comparator written from the
+ * definition of the order (numbers, -0.0 before +0.0, NaNs last), not from
+ * the kernel's bit tricks. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_SORT_REFERENCE_H
+#define CLWARP_SORT_REFERENCE_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "clwarp/algorithms.h"
+
+enum pattern {
+	PATTERN_RANDOM,
+	PATTERN_EQUAL,
+	PATTERN_SORTED,
+	PATTERN_REVERSE,
+	PATTERN_FEW,       /* five distinct values */
+	PATTERN_SPECIAL,   /* floats: NaNs, zeros of both signs, infinities, tiny values */
+};
+
+static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
+
+static inline uint64_t
+next_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Key i of a pattern as the type's bits in the low bytes of a uint64_t. */
+static inline uint64_t
+pattern_key(clwarp_type t, enum pattern p, size_t i, size_t n, uint64_t *rng)
+{
+	static const double special[] = { NAN, -NAN, 0.0, -0.0, INFINITY, -INFINITY, 1e-40,
+					  -1e-40, 1.0, -1.0, 3.5, -2.25 };
+	uint64_t r = next_random(rng);
+	double x;
+
+	switch (p) {
+	case PATTERN_EQUAL: r = 42; x = 0.5; break;
+	case PATTERN_SORTED: r = i; x = (double)i - (double)n / 2; break;
+	case PATTERN_REVERSE: r = n - i; x = (double)n / 2 - (double)i; break;
+	case PATTERN_FEW: r = (r % 5) * 0x10001 - 2; x = (double)(r % 5) - 2.0; break;
+	case PATTERN_SPECIAL:
+		x = r % 3 ? special[r % 12] : (double)(int64_t)(r >> 11) / 65536.0;
+		r = (r % 3 ? (uint64_t)1 << 63 : 0) ^ (r >> (r % 40));
+		break;
+	default: x = ldexp((double)(int64_t)r, -40); break;
+	}
+	if (t == CLWARP_TYPE_FLOAT) {
+		float f = (float)x;
+		uint32_t b;
+
+		memcpy(&b, &f, 4);
+		return b;
+	}
+	if (t == CLWARP_TYPE_DOUBLE) {
+		uint64_t b;
+
+		memcpy(&b, &x, 8);
+		return b;
+	}
+	return clwarp_type_size(t) == 4 ? (uint32_t)r : r;
+}
+
+/* ------------------------------------------------------------ reference order */
+
+struct ref_item {
+	uint64_t bits;
+	size_t index;
+};
+
+static clwarp_type ref_type;
+static bool ref_descending;
+static unsigned ref_begin, ref_end;  /* bit range, uint keys only */
+
+static inline double
+as_number(clwarp_type t, uint64_t bits)
+{
+	if (t == CLWARP_TYPE_FLOAT) {
+		uint32_t b = (uint32_t)bits;
+		float f;
+
+		memcpy(&f, &b, 4);
+		return f;
+	}
+	double d;
+
+	memcpy(&d, &bits, 8);
+	return d;
+}
+
+/* <0, 0, >0 as a sorts before, with, after b in ascending order, NaN aside. */
+static inline int
+compare_keys(clwarp_type t, uint64_t a, uint64_t b)
+{
+	switch (t) {
+	case CLWARP_TYPE_INT: return (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
+	case CLWARP_TYPE_LONG: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+	case CLWARP_TYPE_UINT:
+	case CLWARP_TYPE_ULONG: return a < b ? -1 : a > b;
+	default: {
+		double x = as_number(t, a), y = as_number(t, b);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		/* Equal numbers: only the zeros differ, by sign. */
+		return signbit(x) == signbit(y) ? 0 : signbit(x) ? -1 : 1;
+	}
+	}
+}
+
+static inline int
+ref_compare(const void *pa, const void *pb)
+{
+	const struct ref_item *a = pa, *b = pb;
+	bool fa = ref_type == CLWARP_TYPE_FLOAT || ref_type == CLWARP_TYPE_DOUBLE;
+	bool nan_a = fa && isnan(as_number(ref_type, a->bits));
+	bool nan_b = fa && isnan(as_number(ref_type, b->bits));
+	int c;
+
+	if (nan_a || nan_b) {
+		c = nan_a - nan_b;   /* NaNs last, whatever the direction */
+	} else if (ref_end) {
+		uint64_t mask = (1ull << (ref_end - ref_begin)) - 1;
+		uint64_t x = (a->bits >> ref_begin) & mask, y = (b->bits >> ref_begin) & mask;
+
+		c = x < y ? -1 : x > y;
+		c = ref_descending ? -c : c;
+	} else {
+		c = compare_keys(ref_type, a->bits, b->bits);
+		c = ref_descending ? -c : c;
+	}
+	if (c)
+		return c;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+static inline uint64_t
+get_bits(const void *b, size_t size, size_t i)
+{
+	return size == 4 ? ((const uint32_t *)b)[i] : ((const uint64_t *)b)[i];
+}
+
+static inline void
+set_bits(void *b, size_t size, size_t i, uint64_t v)
+{
+	if (size == 4)
+		((uint32_t *)b)[i] = (uint32_t)v;
+	else
+		((uint64_t *)b)[i] = v;
+}
+
+#endif
