@@ -233,8 +233,13 @@ START_TEST(test_launch)
 	expect_error(clwarp_group_launch(k, odd, local), CLWARP_ERROR_INVALID_ARGUMENT, "device 0's slice");
 	odd[1] = offsets[2] + 1;
 	expect_error(clwarp_group_launch(k, odd, local), CLWARP_ERROR_INVALID_ARGUMENT, "must not decrease");
-	expect_error(clwarp_group_kernel_new(p, "missing_kernel", &k), CLWARP_ERROR_KERNEL_NOT_FOUND,
-		     "device 0 (");
+	{
+		clwarp_group_kernel *missing = NULL;
+
+		expect_error(clwarp_group_kernel_new(p, "missing_kernel", &missing),
+			     CLWARP_ERROR_KERNEL_NOT_FOUND, "device 0 (");
+		ck_assert_ptr_null(missing);
+	}
 	/* A build error names the device and keeps its log. */
 	expect_error(clwarp_group_build_source(g, "__kernel void broken(global int *x) { x[0] = y; }",
 					       "broken.cl", NULL, &p, &log),
