@@ -6,7 +6,8 @@
           [--allocator pool|default] [--no-pairs] [--tsv FILE]
 
 The counterpart of bench/sort-bench for `pyopencl.algorithm.RadixSort`, a
-benchmark-only dependency (PyPI: pyopencl, numpy; see bench/run-sort-cpu.sh).
+benchmark-only dependency (PyPI: pyopencl, numpy, mako, which PyOpenCL
+generates its kernels with; see bench/run-sort-cpu.sh).
 
 - Keys: the same as sort-bench's, splitmix64 seeded with 42 + log2(n), the
   low 32 bits as uint keys; values are 0 .. n-1 (sort-bench's pairs case).
