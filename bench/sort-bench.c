@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
- *                   [--reps R] [--host] [--bits B] [--tsv FILE]
+ *                   [--reps R] [--host] [--bits B] [--cases LIST] [--tsv FILE]
  *
  * Each repetition restores the unsorted input with a device copy, then
  * times the sort alone: OpenCL profiling from a marker enqueued just
@@ -11,6 +11,8 @@
  * CLWARP_ENGINE_PROFILING), as algorithms-bench does; cub-sort-bench.cu
  * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
  * --host adds qsort of the same keys (median of 3), the CPU baseline.
+ * --cases LIST runs only the named cases, comma-separated among keys-uint,
+ * keys-float, pairs-uint, keys-ulong (default: all four).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -24,17 +26,39 @@
 #include <clwarp/algorithms.h>
 
 struct sort_case {
+	const char *name;   /* for --cases */
 	const char *op;
 	clwarp_type key;
 	int value;   /* -1: keys only */
 };
 
 static const struct sort_case cases[] = {
-	{ "sort_keys", CLWARP_TYPE_UINT, -1 },
-	{ "sort_keys", CLWARP_TYPE_FLOAT, -1 },
-	{ "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT },
-	{ "sort_keys", CLWARP_TYPE_ULONG, -1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1 },
 };
+
+/* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
+static int
+case_wanted(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!list)
+		return 1;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t l = end ? (size_t)(end - p) : strlen(p);
+
+		if (l == len && !strncmp(p, name, len))
+			return 1;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return 0;
+}
 
 /* --bits B: sort on bits [0, B) only (CLWARP_SORT_BITS), to split a sort's
  * time into its passes; the result is then not checked. */
@@ -160,7 +184,7 @@ main(int argc, char **argv)
 {
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
-	const char *tsv_path = NULL;
+	const char *tsv_path = NULL, *case_list = NULL;
 	int min_log2 = 16, max_log2 = 26, reps = 20, host = 0;
 	FILE *tsv = NULL;
 	char backend_name[32];
@@ -178,7 +202,7 @@ main(int argc, char **argv)
 			continue;
 		}
 		if (!v) {
-			fprintf(stderr, "usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--host] [--tsv FILE]\n");
+			fprintf(stderr, "usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--host] [--bits B] [--cases LIST] [--tsv FILE]\n");
 			return 2;
 		}
 		i++;
@@ -196,6 +220,18 @@ main(int argc, char **argv)
 			tsv_path = v;
 		else if (!strcmp(a, "--bits"))
 			sort_flags = CLWARP_SORT_BITS(0, atoi(v));
+		else if (!strcmp(a, "--cases"))
+			case_list = v;
+	}
+	if (case_list) {
+		int any = 0;
+
+		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
+			any |= case_wanted(case_list, cases[ci].name);
+		if (!any) {
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong\n");
+			return 2;
+		}
 	}
 	s = clwarp_engine_new(&o, &e);
 	if (s != CLWARP_OK)
@@ -220,6 +256,8 @@ main(int argc, char **argv)
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
 
+		if (!case_wanted(case_list, c->name))
+			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
 			uint8_t *h = malloc(n * ks);
