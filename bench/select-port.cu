@@ -35,6 +35,9 @@
 //   port-norev  partition only: the select kernel without clwarp_reverse_tail;
 //               its output is CUB's (rejected elements reversed), so
 //               port-norev / CUB is the partition kernel alone against CUB
+//   port-rev    partition only: clwarp_reverse_tail alone, twice per
+//               repetition on port's output (which so stays as it was);
+//               GB/s from the rejected elements read and written
 //   cub         cub::DeviceSelect::If / cub::DevicePartition::If
 //
 // Checks: each variant's output, after its warm-up call and again after the
@@ -346,8 +349,8 @@ __global__ void reverse_tail(float *out, const unsigned *count, unsigned long lo
 
 // ------------------------------------------------------------ the host side
 
-enum Variant { PORT, PORT_ASM, PORT_NOREV, CUB, N_VARIANTS };
-const char *const kVariantNames[N_VARIANTS] = {"port", "port-asm", "port-norev", "cub"};
+enum Variant { PORT, PORT_ASM, PORT_NOREV, PORT_REV, CUB, N_VARIANTS };
+const char *const kVariantNames[N_VARIANTS] = {"port", "port-asm", "port-norev", "port-rev", "cub"};
 
 // The look-back state libclwarp keeps per engine (src/algo_call.c, algo_lookback_prepare).
 struct Lookback {
@@ -453,12 +456,17 @@ struct Bench {
 	int failures = 0;
 };
 
-bool applies(Variant v, const Run &r) { return v != PORT_NOREV || r.partition; }
+bool applies(Variant v, const Run &r) { return (v != PORT_NOREV && v != PORT_REV) || r.partition; }
 
 void call(Bench &b, Variant v, const Run &r, size_t n)
 {
 	float *out = b.d_out[v];
 	unsigned *count = b.d_count + v;
+	if (v == PORT_REV) {
+		reverse_tail<<<(unsigned)((n / 2 + WG - 1) / WG), WG>>>(b.d_out[PORT], b.d_count + PORT, n);
+		CUDA_CHECK(cudaGetLastError());
+		return;
+	}
 	bench::with_pred(r.pred, [&](auto pred) {
 		using Pred = decltype(pred);
 		if (v == CUB)
@@ -526,29 +534,31 @@ Row measure(Bench &b, const Run &r, size_t n, size_t host_count)
 		    r.pred ? bench::GtPoint9::expr : bench::GtZero::expr, n, cub_count, host_count);
 	for (int v = 0; v < N_VARIANTS; v++) {
 		ok[v] = applies((Variant)v, r);
-		if (v == CUB || !ok[v])
+		if (v == CUB || v == PORT_REV || !ok[v])
 			continue;
 		call(b, (Variant)v, r, n);
 		CUDA_CHECK(cudaDeviceSynchronize());
 		ok[v] = check_against_cub(b, (Variant)v, r, n, "warm-up");
 	}
+	ok[PORT_REV] = ok[PORT_REV] && ok[PORT];
 	for (int rep = 0; rep < b.reps; rep++) {
 		for (int v = 0; v < N_VARIANTS; v++) {
-			if (!ok[v])
-				continue;
-			CUDA_CHECK(cudaEventRecord(b.ev0));
-			call(b, (Variant)v, r, n);
-			CUDA_CHECK(cudaEventRecord(b.ev1));
-			CUDA_CHECK(cudaEventSynchronize(b.ev1));
-			float ms;
-			CUDA_CHECK(cudaEventElapsedTime(&ms, b.ev0, b.ev1));
-			t[v].push_back(ms);
+			for (int k = 0; ok[v] && k < (v == PORT_REV ? 2 : 1); k++) {
+				CUDA_CHECK(cudaEventRecord(b.ev0));
+				call(b, (Variant)v, r, n);
+				CUDA_CHECK(cudaEventRecord(b.ev1));
+				CUDA_CHECK(cudaEventSynchronize(b.ev1));
+				float ms;
+				CUDA_CHECK(cudaEventElapsedTime(&ms, b.ev0, b.ev1));
+				t[v].push_back(ms);
+			}
 		}
 	}
 	// The last repetition's output, checked as well: races can hide from one call.
 	for (int v = 0; v < N_VARIANTS; v++)
-		if (v != CUB && ok[v])
+		if (v != CUB && v != PORT_REV && ok[v])
 			ok[v] = check_against_cub(b, (Variant)v, r, n, "timed repetitions");
+	ok[PORT_REV] = ok[PORT_REV] && ok[PORT];
 	double bytes = 4.0 * (double)n + 4.0 * (double)(r.partition ? n : host_count);
 	for (int v = 0; v < N_VARIANTS; v++) {
 		row.ms[v] = -1;
@@ -559,7 +569,7 @@ Row measure(Bench &b, const Run &r, size_t n, size_t host_count)
 			continue;
 		}
 		row.ms[v] = bench::median(t[v]);
-		row.gbps[v] = bytes / (row.ms[v] * 1e-3) / 1e9;
+		row.gbps[v] = (v == PORT_REV ? 8.0 * (double)(n - host_count) : bytes) / (row.ms[v] * 1e-3) / 1e9;
 	}
 	fprintf(stderr, "  %-9s %-6s 2^%-2d", r.op, r.pred ? bench::GtPoint9::name : bench::GtZero::name,
 	        (int)log2((double)n));
@@ -600,7 +610,7 @@ void usage(FILE *f)
 	        "  n = 2^min, 2^(min+step), ... 2^max (default 2^20 .. 2^28, step 2; fewer where the\n"
 	        "  buffers do not fit); reps default 20; the TSV has algorithms-bench's first seven\n"
 	        "  columns (device backend op type n median_ms gbps), backends port, port-asm,\n"
-	        "  port-norev, cub; ops compact_gt0, compact_gt0.9, partition_gt0, partition_gt0.9\n");
+	        "  port-norev, port-rev, cub; ops compact_gt0, compact_gt0.9, partition_gt0, partition_gt0.9\n");
 }
 
 } // namespace
@@ -652,8 +662,8 @@ int main(int argc, char **argv)
 	CUDA_CHECK(cudaGetDevice(&dev));
 	CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
 	CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-	// The input and one output per variant.
-	while (max_log2 > min_log2 && (1.0 + N_VARIANTS) * 4.0 * (double)((size_t)1 << max_log2) > 0.9 * (double)free_b)
+	// The input and one output per variant (port-rev works on port's).
+	while (max_log2 > min_log2 && (double)N_VARIANTS * 4.0 * (double)((size_t)1 << max_log2) > 0.9 * (double)free_b)
 		max_log2--;
 	int cub_v = CUB_VERSION;
 	printf("device: %s (sm_%d%d, %d SMs, %.1f GiB, CUB %d.%d.%d)\n", prop.name, prop.major, prop.minor,
@@ -687,7 +697,8 @@ int main(int argc, char **argv)
 	CUDA_CHECK(cudaMalloc(&b.d_in, b.max_n * 4));
 	CUDA_CHECK(cudaMemcpy(b.d_in, b.hf.data(), b.max_n * 4, cudaMemcpyHostToDevice));
 	for (int v = 0; v < N_VARIANTS; v++)
-		CUDA_CHECK(cudaMalloc(&b.d_out[v], b.max_n * 4));
+		if (v != PORT_REV)
+			CUDA_CHECK(cudaMalloc(&b.d_out[v], b.max_n * 4));
 	CUDA_CHECK(cudaMalloc(&b.d_count, N_VARIANTS * sizeof(unsigned)));
 	CUDA_CHECK(cudaMalloc(&b.d_first, sizeof(unsigned long long)));
 	b.lb.max_tiles = b.max_n / TILE + 1;
@@ -715,10 +726,11 @@ int main(int argc, char **argv)
 			die("cannot write %s", tsv_path);
 		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\n");
 	}
-	printf("\nGB/s, and each over CUB's from the same repetitions (port-norev: partition without the\n"
-	       "reverse of the rejected part, CUB's own output order)\n");
-	printf("%-10s %6s %11s %9s %9s %9s %9s %9s %9s %9s\n", "op", "kept", "n", "port", "CUB", "port/CUB",
-	       "port-asm", "asm/CUB", "norev", "norev/CUB");
+	printf("\nGB/s, and each over CUB's from the same repetitions (norev: partition without the\n"
+	       "reverse of the rejected part, CUB's own output order; rev: that reverse alone, GB/s of\n"
+	       "the rejected elements read and written)\n");
+	printf("%-10s %6s %11s %9s %9s %9s %9s %9s %9s %9s %9s\n", "op", "kept", "n", "port", "CUB", "port/CUB",
+	       "port-asm", "asm/CUB", "norev", "norev/CUB", "rev");
 	for (const Row &row : rows) {
 		const Run &r = *row.run;
 		auto gbps = [&](Variant v) {
@@ -741,6 +753,7 @@ int main(int argc, char **argv)
 		ratio(PORT_ASM);
 		gbps(PORT_NOREV);
 		ratio(PORT_NOREV);
+		gbps(PORT_REV);
 		printf("\n");
 		for (int v = 0; tsv && v < N_VARIANTS; v++)
 			if (row.ms[v] >= 0)
