@@ -13,15 +13,16 @@
 #                          against them
 #   bench/cub-bench.cu     CUB alone (--ops compact,compact_sparse,partition)
 #   algorithms-bench       clwarp_compact / clwarp_partition on the nv backend
-# at n = 2^MIN_LOG2 .. 2^MAX_LOG2 (the launch floor rows below 2^MIN_LOG2
-# come from the smallest sizes of the last two), then prints one table:
+# at n = 2^MIN_LOG2 .. 2^MAX_LOG2 (the last two from 2^10, for the launch
+# floors), then prints one table:
 #   ours/CUB   algorithms-bench (nv) over cub-bench: the issue's measure
 #   port/CUB   the port over CUB, both from select-port's own run
 #   ours/port  the same kernel through NVIDIA's OpenCL compiler over nvcc
 #   asm/port   the port with nv.cl's inline PTX over the port with CUDA's
 #              intrinsics (how the warp calls' asm compiles)
 #   norev/CUB  partition without the reverse of the rejected part (CUB's
-#              output order) over CUB: the select kernel alone
+#              output order) over CUB: the select kernel alone; the times
+#              table also gives the reverse step alone (rev)
 #   CUB/CUB'   cub-bench's CUB over select-port's: ~1 when the two
 #              processes saw the same GPU speed, so that ours/port holds
 # The code step assembles the PTX NVIDIA's OpenCL compiler made of ours
@@ -31,7 +32,7 @@
 # Writes into $OUT (default ./select-out), 7 files:
 #   run.log        everything printed, builds included
 #   summary.txt    the table above
-#   port.tsv       select-port (backends port, port-asm, port-norev, cub)
+#   port.tsv       select-port (backends port, port-asm, port-norev, port-rev, cub)
 #   cub.tsv        cub-bench
 #   clwarp.tsv     algorithms-bench (backend nv)
 #   code.txt       registers, shared and local memory per kernel, ours and the port's
@@ -39,10 +40,10 @@
 #
 # Knobs: OUT, BUILD (meson build folder, default build-bench-gpu; cub-bench
 # and select-port go to $BUILD-cuda), MIN_LOG2 / MAX_LOG2 (default 22 / 28),
-# REPS (default 20; algorithms-bench and cub-bench halve it above 2^24),
+# REPS (default 40; algorithms-bench and cub-bench halve it above 2^24),
 # ARCH (nvcc -arch, default sm_90), DEVICE (algorithms-bench --device,
-# default gpu). Expected run time on an H100: 3-4 minutes with the builds;
-# every step has a time limit, 7.5 minutes in all at worst.
+# default gpu). Run time on an H100: 80 s with REPS=20, builds included
+# (2026-11-24); every step has a time limit, 7.5 minutes in all at worst.
 # Exit status: 0 when every build, run and check passed.
 set -uo pipefail
 
@@ -51,7 +52,7 @@ OUT=${OUT:-select-out}
 BUILD=${BUILD:-build-bench-gpu}
 MIN_LOG2=${MIN_LOG2:-22}
 MAX_LOG2=${MAX_LOG2:-28}
-REPS=${REPS:-20}
+REPS=${REPS:-40}
 ARCH=${ARCH:-sm_90}
 DEVICE=${DEVICE:-gpu}
 OPS=compact,compact_sparse,partition
@@ -161,19 +162,24 @@ code_step() {
 	python3 - "$CLWARP_CACHE_DIR" "$dir" <<'PY'
 import os, sys
 cache, dst = sys.argv[1:3]
-found = 0
+found = []
 for root, _, files in os.walk(cache):
     for name in files:
-        data = open(os.path.join(root, name), "rb").read()
-        if not data.startswith(b"CLWARPC") or b".entry clwarp_select" not in data:
-            continue
-        ptx = data[88:].rstrip(b"\0")
-        kind = "partition" if b".entry clwarp_reverse_tail" in ptx else "compact"
-        # The predicate is an immediate: 0.9f is 0f3F666666 in PTX.
-        pred = "gt0.9" if b"0f3F666666" in ptx else "gt0"
-        open(os.path.join(dst, f"ours-{kind}_{pred}.ptx"), "wb").write(ptx)
-        found += 1
-print(f"{found} clwarp_select program(s) in the cache")
+        path = os.path.join(root, name)
+        data = open(path, "rb").read()
+        if data.startswith(b"CLWARPC") and b".entry clwarp_select" in data:
+            found.append((os.stat(path).st_mtime_ns, data[88:].rstrip(b"\0")))
+# Both kinds hold clwarp_select and clwarp_reverse_tail (scan.cl), so the
+# kind comes from the build order, algorithms-bench's case order; the
+# predicate, an immediate (0.9f is 0f3F666666), confirms it.
+found.sort()
+preds = ["gt0.9" if b"0f3F666666" in ptx else "gt0" for _, ptx in found]
+names = ["compact_gt0", "compact_gt0.9", "partition_gt0", "partition_gt0.9"]
+if [n.split("_")[1] for n in names] != preds:
+    names = [f"select{i}_{p}" for i, p in enumerate(preds)]
+for name, (_, ptx) in zip(names, found):
+    open(os.path.join(dst, f"ours-{name}.ptx"), "wb").write(ptx)
+print(f"{len(found)} clwarp_select program(s) in the cache: {', '.join(names)}")
 PY
 	{
 		echo "# ours: NVIDIA OpenCL's PTX assembled with this CUDA's ptxas -arch=$ARCH -v"
@@ -277,13 +283,15 @@ for op in ops:
               f"{r(o, c)}{r(p, c2)}{r(o, p)}{r(pa, p)}{r(nr, c2)}{r(c, c2)}")
     print()
 
-print("median times (us); below about 2^24 the launch floors weigh in: OpenCL's launch costs")
-print("about twice CUDA's, so ours/port there is not the compiler alone")
-print(f"{'op':<16}{'n':>11}{'ours':>10}{'port':>10}{'port-asm':>10}{'norev':>10}{'CUB':>10}{cub2:>10}")
+print("median times (us); below about 2^24 the launch floors weigh in: an OpenCL launch costs")
+print("more than a CUDA one, so ours/port there is not the compiler alone. rev: the port's")
+print("clwarp_reverse_tail alone (port - norev is the same step right after the select kernel)")
+print(f"{'op':<16}{'n':>11}{'ours':>10}{'port':>10}{'port-asm':>10}{'norev':>10}{'rev':>10}{'CUB':>10}{cub2:>10}")
 for op in ops:
     for n in sizes:
         vals = [g(ours, native, op, n, 0), g(port, "port", op, n, 0), g(port, "port-asm", op, n, 0),
-                g(port, "port-norev", op, n, 0), g(cub, "cub", op, n, 0), g(port, "cub", op, n, 0)]
+                g(port, "port-norev", op, n, 0), g(port, "port-rev", op, n, 0), g(cub, "cub", op, n, 0),
+                g(port, "cub", op, n, 0)]
         if any(vals):
             print(f"{op:<16}{n:>11}" + "".join(f(v * 1e3 if v else None, 10) for v in vals))
 floors = [(name, rows.get((b, "copy", n)))
