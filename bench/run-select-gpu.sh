@@ -25,9 +25,10 @@
 #              table also gives the reverse step alone (rev)
 #   CUB/CUB'   cub-bench's CUB over select-port's: ~1 when the two
 #              processes saw the same GPU speed, so that ours/port holds
-# The code step assembles the PTX NVIDIA's OpenCL compiler made of ours
-# (from the program cache) with ptxas -v beside the port's, for register
-# counts and SASS.
+# The code step takes the PTX NVIDIA's OpenCL compiler made of ours (from
+# the program cache), asks the OpenCL driver what it allows of each kernel
+# (bench/cl-kernel-info: work-group size, which registers bound) and
+# assembles it with ptxas -v beside the port's, for registers and SASS.
 #
 # Writes into $OUT (default ./select-out), 7 files:
 #   run.log        everything printed, builds included
@@ -35,7 +36,8 @@
 #   port.tsv       select-port (backends port, port-asm, port-norev, port-rev, cub)
 #   cub.tsv        cub-bench
 #   clwarp.tsv     algorithms-bench (backend nv)
-#   code.txt       registers, shared and local memory per kernel, ours and the port's
+#   code.txt       registers (ptxas -v, OpenCL work-group size), shared and
+#                  local memory per kernel, ours and the port's
 #   code.tar.gz    ours' PTX and SASS per variant, the port's PTX and SASS
 #
 # Knobs: OUT, BUILD (meson build folder, default build-bench-gpu; cub-bench
@@ -111,7 +113,8 @@ main() {
 	if [ ! -f "$BUILD/build.ninja" ]; then
 		meson setup "$BUILD" -Dtests=false -Dbench=true >/dev/null || status=1
 	fi
-	timeout 200 ninja -C "$BUILD" bench/algorithms-bench || { echo "run-select-gpu: ninja failed"; status=1; }
+	timeout 200 ninja -C "$BUILD" bench/algorithms-bench bench/cl-kernel-info ||
+		{ echo "run-select-gpu: ninja failed"; status=1; }
 	waitfor select-port || status=1
 	[ -x "$port" ] || status=1
 	waitfor cub-bench || status=1
@@ -156,7 +159,8 @@ main() {
 # which NVIDIA's OpenCL gives as PTX), each assembled by ptxas -v; the
 # port's PTX and SASS from its fat binary. Nothing here is fatal.
 code_step() {
-	local port=$1 dir=$BUILD-cuda/code f
+	local port=$1 dir=$BUILD-cuda/code f ours_info
+	ours_info=$(cd "$BUILD/bench" 2>/dev/null && pwd)/cl-kernel-info
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	python3 - "$CLWARP_CACHE_DIR" "$dir" <<'PY'
@@ -190,6 +194,10 @@ PY
 			ptxas -arch="$ARCH" -v "$f" -o "${f%.ptx}.cubin" 2>&1 | grep -v "^$"
 			cuobjdump -sass "${f%.ptx}.cubin" >"${f%.ptx}.sass" 2>&1
 		done
+		echo
+		echo "# ours as NVIDIA's OpenCL driver builds the same PTX (bench/cl-kernel-info): the work-group"
+		echo "# size the registers allow, to hold against the port's threads a block (run.log, select-port)"
+		(cd "$dir" && "$ours_info" ours-*.ptx)
 		echo
 		echo "# port: nvcc -Xptxas -v (select_kernel<1: compact, 2: partition; true: nv.cl's inline PTX>)"
 		awk '/Compiling entry function/ { keep = /select_kernel|reverse_tail/ }

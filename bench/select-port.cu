@@ -598,8 +598,9 @@ void print_kernel_attributes()
 		CUDA_CHECK(cudaFuncGetAttributes(&a, k.fn));
 		int blocks = 0;
 		CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, WG, 0));
-		printf("  %-19s %3d registers, %5zu B shared, %4zu B local, %d blocks of %u per SM\n", k.name, a.numRegs,
-		       a.sharedSizeBytes, a.localSizeBytes, blocks, WG);
+		// maxThreadsPerBlock is what cl-kernel-info's work-group size is for ours.
+		printf("  %-19s %3d registers, %5zu B shared, %4zu B local, <= %4d threads a block, %d blocks of %u per SM\n",
+		       k.name, a.numRegs, a.sharedSizeBytes, a.localSizeBytes, a.maxThreadsPerBlock, blocks, WG);
 	}
 }
 
