@@ -62,6 +62,7 @@ enum kind {
 	KIND_REDUCE,
 	KIND_SCAN,
 	KIND_COMPACT,
+	KIND_PARTITION,
 	KIND_SEGREDUCE,
 	KIND_SOFTMAX,
 };
@@ -75,41 +76,51 @@ struct bench_case {
 	int inclusive;
 	size_t row;         /* row length of batched cases, else 0 */
 	const char *bytes;  /* the GB/s convention, for the table header */
+	const char *pred;   /* compaction and partition: the predicate, "x > above" */
+	float above;        /* the host's copy of it */
 };
 
 static const struct bench_case cases[] = {
-	{"reduce", "reduce_add", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0, "n*4 read"},
-	{"reduce", "reduce_add", KIND_REDUCE, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, 0, "n*4 read"},
-	{"minmax", "reduce_min", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_MIN, 0, 0, "n*4 read"},
-	{"minmax", "reduce_max", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, 0, 0, "n*4 read"},
+	{"reduce", "reduce_add", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0, "n*4 read", NULL, 0},
+	{"reduce", "reduce_add", KIND_REDUCE, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, 0, "n*4 read", NULL, 0},
+	{"minmax", "reduce_min", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_MIN, 0, 0, "n*4 read", NULL, 0},
+	{"minmax", "reduce_max", KIND_REDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, 0, 0, "n*4 read", NULL, 0},
 	{"scan", "scan_inclusive_add", KIND_SCAN, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, 0,
-	 "2n*4 read+write"},
+	 "2n*4 read+write", NULL, 0},
 	{"scan", "scan_inclusive_add", KIND_SCAN, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 0,
-	 "2n*4 read+write"},
+	 "2n*4 read+write", NULL, 0},
 	{"exscan", "scan_exclusive_add", KIND_SCAN, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
-	 "2n*4 read+write"},
+	 "2n*4 read+write", NULL, 0},
 	{"exscan", "scan_exclusive_add", KIND_SCAN, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, 0,
-	 "2n*4 read+write"},
+	 "2n*4 read+write", NULL, 0},
 	{"compact", "compact_gt0", KIND_COMPACT, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
-	 "n*4 read + selected*4 written, predicate x > 0, ~50% selected"},
+	 "n*4 read + selected*4 written, predicate x > 0, ~50% selected", "x > 0", 0.0f},
+	/* k >= 231 of k in [-256, 255]: 25 of 512 values, 4.9 %. */
+	{"compact_sparse", "compact_gt0.9", KIND_COMPACT, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
+	 "n*4 read + selected*4 written, predicate x > 0.9f, ~5% selected", "x > 0.9f", 0.9f},
+	{"partition", "partition_gt0", KIND_PARTITION, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
+	 "2n*4 read+write, predicate x > 0, ~50% selected", "x > 0", 0.0f},
+	{"partition", "partition_gt0.9", KIND_PARTITION, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
+	 "2n*4 read+write, predicate x > 0.9f, ~5% selected", "x > 0.9f", 0.9f},
 	{"segreduce", "segmented_reduce_add_r32", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0,
-	 32, "n*4 read + rows*4 written"},
+	 32, "n*4 read + rows*4 written", NULL, 0},
 	{"segreduce", "segmented_reduce_add_r64", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0,
-	 64, "n*4 read + rows*4 written"},
+	 64, "n*4 read + rows*4 written", NULL, 0},
 	{"segreduce", "segmented_reduce_add_r128", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD,
-	 0, 128, "n*4 read + rows*4 written"},
+	 0, 128, "n*4 read + rows*4 written", NULL, 0},
 	{"segreduce", "segmented_reduce_add_r256", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD,
-	 0, 256, "n*4 read + rows*4 written"},
+	 0, 256, "n*4 read + rows*4 written", NULL, 0},
 	{"segreduce", "segmented_reduce_add_r1024", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD,
-	 0, 1024, "n*4 read + rows*4 written"},
+	 0, 1024, "n*4 read + rows*4 written", NULL, 0},
 	{"softmax", "softmax_r256", KIND_SOFTMAX, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 256,
-	 "2n*4 read+write"},
+	 "2n*4 read+write", NULL, 0},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
 
 static const char *const default_ops = "reduce,scan,compact,segreduce,softmax";
-static const char *const all_ops = "reduce,minmax,scan,exscan,compact,segreduce,softmax";
+static const char *const all_ops =
+	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax";
 
 /* How a result was timed: see the comment at the top. */
 enum timing {
@@ -279,6 +290,7 @@ bytes_moved(const struct bench_case *c, size_t n, size_t selected)
 		return e * (double)n;
 	case KIND_SCAN:
 	case KIND_SOFTMAX:
+	case KIND_PARTITION:
 		return 2.0 * e * (double)n;
 	case KIND_COMPACT:
 		return e * ((double)n + (double)selected);
@@ -403,31 +415,39 @@ check_scan(struct bench *b, const struct bench_case *c, size_t n)
 	return 0;
 }
 
+/* Compaction: the selected elements in order; partition: then the rejected ones, in order too. */
 static int
-check_compact(struct bench *b, const struct bench_case *c, size_t n)
+check_select(struct bench *b, const struct bench_case *c, size_t n)
 {
 	const float *got = b->got;
 	cl_uint count;
-	size_t m = 0;
+	size_t m = 0, r = 0;
 
 	read_back(b, b->small, sizeof(count), &count);
 	for (size_t j = 0; j < n; j++)
-		m += b->host_f[j] > 0;
+		m += b->host_f[j] > c->above;
 	if (count != m) {
 		wrong(b, c, n, "count %u, expected %zu", (unsigned)count, m);
 		return -1;
 	}
-	read_back(b, b->out, m * 4, b->got);
+	read_back(b, b->out, (c->kind == KIND_PARTITION ? n : m) * 4, b->got);
 	m = 0;
 	for (size_t j = 0; j < n; j++) {
-		if (!(b->host_f[j] > 0))
-			continue;
-		if (got[m] != b->host_f[j]) {
-			wrong(b, c, n, "selected element %zu is %.9g, expected %.9g (input %zu)", m,
-			      got[m], b->host_f[j], j);
-			return -1;
+		if (b->host_f[j] > c->above) {
+			if (got[m] != b->host_f[j]) {
+				wrong(b, c, n, "selected element %zu is %.9g, expected %.9g (input %zu)", m,
+				      got[m], b->host_f[j], j);
+				return -1;
+			}
+			m++;
+		} else if (c->kind == KIND_PARTITION) {
+			if (got[count + r] != b->host_f[j]) {
+				wrong(b, c, n, "rejected element %zu is %.9g, expected %.9g (input %zu)", r,
+				      got[count + r], b->host_f[j], j);
+				return -1;
+			}
+			r++;
 		}
-		m++;
 	}
 	b->selected = m;
 	return 0;
@@ -491,7 +511,8 @@ check(struct bench *b, const struct bench_case *c, size_t n)
 	case KIND_SCAN:
 		return check_scan(b, c, n);
 	case KIND_COMPACT:
-		return check_compact(b, c, n);
+	case KIND_PARTITION:
+		return check_select(b, c, n);
 	case KIND_SEGREDUCE:
 		return check_segreduce(b, c, n);
 	case KIND_SOFTMAX:
@@ -535,7 +556,9 @@ enqueue_case(struct bench *b, const void *ctx, cl_event *last)
 	case KIND_SCAN:
 		return clwarp_scan(b->engine, c->type, c->combine, c->inclusive, b->in, b->out, n, last);
 	case KIND_COMPACT:
-		return clwarp_compact(b->engine, c->type, "x > 0", b->in, n, b->out, b->small, last);
+		return clwarp_compact(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+	case KIND_PARTITION:
+		return clwarp_partition(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
 	case KIND_SEGREDUCE:
 		return clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
 		                               b->out, last);
@@ -839,11 +862,15 @@ host_once(const struct bench_case *c, size_t n, const float *xf, const int32_t *
 		}
 		host_sink = of[n - 1];
 		break;
-	case KIND_COMPACT: {
-		size_t m = 0;
-		for (size_t j = 0; j < n; j++)
-			if (xf[j] > 0)
+	case KIND_COMPACT:
+	case KIND_PARTITION: {
+		size_t m = 0, r = n;
+		for (size_t j = 0; j < n; j++) {
+			if (xf[j] > c->above)
 				of[m++] = xf[j];
+			else if (c->kind == KIND_PARTITION)
+				of[--r] = xf[j];  /* reversed, as CUB's DevicePartition::If leaves them */
+		}
 		*selected = m;
 		host_sink = (double)m;
 		break;

@@ -21,71 +21,23 @@
 // float4 copy kernel like algorithms-bench's).
 
 #include <cub/cub.cuh>
-#include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cmath>
-#include <cstdarg>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <string>
-#include <vector>
+
+#include "bench-cuda.cuh"
 
 namespace {
 
+using bench::die;
+using bench::in_list;
+
 constexpr int kLog2Floor = 10;
 constexpr int kLog2Ceil = 28;
-constexpr uint64_t kSeed = 0x2545F4914F6CDD1Dull;
 
 const char *const kDefaultOps = "reduce,scan,compact,segreduce,softmax";
-const char *const kAllOps = "reduce,minmax,scan,exscan,compact,segreduce,softmax";
-
-[[noreturn]] void die(const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "cub-bench: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-#define CUDA_CHECK(call)                                                                    \
-	do {                                                                                    \
-		cudaError_t err_ = (call);                                                          \
-		if (err_ != cudaSuccess)                                                            \
-			die("%s:%d: %s: %s", __FILE__, __LINE__, #call, cudaGetErrorString(err_));      \
-	} while (0)
-
-// xorshift64*: the same stream as algorithms-bench.
-uint64_t rng_next(uint64_t &s)
-{
-	s ^= s >> 12;
-	s ^= s << 25;
-	s ^= s >> 27;
-	return s * 0x2545F4914F6CDD1Dull;
-}
-
-bool in_list(const std::string &list, const std::string &name)
-{
-	size_t p = 0;
-	while (p <= list.size()) {
-		size_t e = list.find(',', p);
-		if (e == std::string::npos)
-			e = list.size();
-		if (list.compare(p, e - p, name) == 0)
-			return true;
-		p = e + 1;
-	}
-	return false;
-}
-
-struct GtZero {
-	__host__ __device__ bool operator()(float x) const { return x > 0.0f; }
-};
+const char *const kAllOps =
+	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax";
 
 // One warp per row of 32: the CUB counterpart of a warp-per-row reduction.
 __global__ void warp_rows32(const float *in, float *out, size_t rows)
@@ -148,12 +100,12 @@ __global__ void copy4(const float4 *in, float4 *out, size_t n4)
 		out[i] = in[i];
 }
 
-enum Kind { REDUCE, SCAN, COMPACT, SEGREDUCE, WARPROWS, SOFTMAX };
+enum Kind { REDUCE, SCAN, COMPACT, PARTITION, SEGREDUCE, WARPROWS, SOFTMAX };
 
 struct Case {
 	const char *group, *backend, *op, *type;
 	Kind kind;
-	int combine;   // 0 add, 1 min, 2 max
+	int combine;   // 0 add, 1 min, 2 max; COMPACT, PARTITION: the predicate, bench::with_pred's
 	int inclusive;
 	size_t row;
 	const char *bytes;
@@ -170,6 +122,12 @@ const Case kCases[] = {
 	{"exscan", "cub", "scan_exclusive_add", "int", SCAN, 0, 0, 0, "2n*4 read+write"},
 	{"compact", "cub", "compact_gt0", "float", COMPACT, 0, 0, 0,
 	 "n*4 read + selected*4 written, predicate x > 0, ~50% selected"},
+	{"compact_sparse", "cub", "compact_gt0.9", "float", COMPACT, 1, 0, 0,
+	 "n*4 read + selected*4 written, predicate x > 0.9f, ~5% selected"},
+	{"partition", "cub", "partition_gt0", "float", PARTITION, 0, 0, 0,
+	 "2n*4 read+write, predicate x > 0, ~50% selected"},
+	{"partition", "cub", "partition_gt0.9", "float", PARTITION, 1, 0, 0,
+	 "2n*4 read+write, predicate x > 0.9f, ~5% selected"},
 	{"segreduce", "cub", "segmented_reduce_add_r32", "float", SEGREDUCE, 0, 0, 32,
 	 "n*4 read + rows*4 written; offsets not counted"},
 	{"segreduce", "cub-kernel", "segmented_reduce_add_r32", "float", WARPROWS, 0, 0, 32,
@@ -248,7 +206,13 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 			CUDA_CHECK(cub::DeviceScan::ExclusiveSum(t, tb, b.d_in_f, b.d_out, nn));
 		break;
 	case COMPACT:
-		CUDA_CHECK(cub::DeviceSelect::If(t, tb, b.d_in_f, b.d_out, b.d_small, nn, GtZero{}));
+	case PARTITION:
+		bench::with_pred(c.combine, [&](auto pred) {
+			if (c.kind == COMPACT)
+				CUDA_CHECK(cub::DeviceSelect::If(t, tb, b.d_in_f, b.d_out, b.d_small, nn, pred));
+			else
+				CUDA_CHECK(cub::DevicePartition::If(t, tb, b.d_in_f, b.d_out, b.d_small, nn, pred));
+		});
 		break;
 	case SEGREDUCE:
 		CUDA_CHECK(cub::DeviceSegmentedReduce::Sum(t, tb, b.d_in_f, b.d_out, (int64_t)(n / c.row),
@@ -352,22 +316,32 @@ void check(Bench &b, const Case &c, size_t n)
 		}
 		break;
 	}
-	case COMPACT: {
+	case COMPACT:
+	case PARTITION: {
+		// Partition: the rejected elements end up reversed at the end of d_out.
 		int count;
-		size_t m = 0;
+		size_t m = 0, r = 0;
 		CUDA_CHECK(cudaMemcpy(&count, b.d_small, 4, cudaMemcpyDeviceToHost));
-		for (size_t j = 0; j < n; j++)
-			m += x[j] > 0;
-		if ((size_t)count != m)
-			wrong(c, n, "count %d, expected %zu", count, m);
-		CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, m * 4, cudaMemcpyDeviceToHost));
-		m = 0;
-		for (size_t j = 0; j < n; j++)
-			if (x[j] > 0) {
-				if (b.got[m] != x[j])
-					wrong(c, n, "selected element %zu is %.9g, expected %.9g", m, b.got[m], x[j]);
-				m++;
+		bench::with_pred(c.combine, [&](auto pred) {
+			for (size_t j = 0; j < n; j++)
+				m += pred(x[j]);
+			if ((size_t)count != m)
+				wrong(c, n, "count %d, expected %zu", count, m);
+			CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, (c.kind == PARTITION ? n : m) * 4,
+			                      cudaMemcpyDeviceToHost));
+			m = 0;
+			for (size_t j = 0; j < n; j++) {
+				if (pred(x[j])) {
+					if (b.got[m] != x[j])
+						wrong(c, n, "selected element %zu is %.9g, expected %.9g", m, b.got[m], x[j]);
+					m++;
+				} else if (c.kind == PARTITION) {
+					if (b.got[n - 1 - r] != x[j])
+						wrong(c, n, "rejected element %zu is %.9g, expected %.9g", r, b.got[n - 1 - r], x[j]);
+					r++;
+				}
 			}
+		});
 		b.selected = m;
 		break;
 	}
@@ -414,6 +388,7 @@ double bytes_moved(const Case &c, size_t n, size_t selected)
 		return 4.0 * n;
 	case SCAN:
 	case SOFTMAX:
+	case PARTITION:
 		return 8.0 * n;
 	case COMPACT:
 		return 4.0 * (double)(n + selected);
@@ -440,8 +415,7 @@ template <typename F> double time_ms(Bench &b, size_t n, F fn)
 		CUDA_CHECK(cudaEventElapsedTime(&ms, b.ev0, b.ev1));
 		t[r] = ms;
 	}
-	std::sort(t.begin(), t.end());
-	return reps % 2 ? t[reps / 2] : 0.5 * (t[reps / 2 - 1] + t[reps / 2]);
+	return bench::median(t);
 }
 
 void usage(FILE *f)
@@ -467,6 +441,7 @@ int main(int argc, char **argv)
 	const char *tsv_path = nullptr;
 	Bench b;
 
+	bench::prog = "cub-bench";
 	for (int i = 1; i < argc; i++) {
 		std::string a = argv[i];
 		auto value = [&](void) -> const char * {
@@ -522,15 +497,8 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	b.max_n = (size_t)1 << max_log2;
-	b.hf.resize(b.max_n);
-	b.hi.resize(b.max_n);
+	bench::make_input(b.max_n, b.hf, &b.hi);
 	b.got.resize(b.max_n);
-	uint64_t s = kSeed;
-	for (size_t j = 0; j < b.max_n; j++) {
-		int32_t k = (int32_t)(rng_next(s) >> 55) - 256;
-		b.hi[j] = k;
-		b.hf[j] = (float)k / 256.0f;
-	}
 	CUDA_CHECK(cudaMalloc(&b.d_in_f, b.max_n * 4));
 	CUDA_CHECK(cudaMalloc(&b.d_in_i, b.max_n * 4));
 	CUDA_CHECK(cudaMalloc(&b.d_out, b.max_n * 4));
