@@ -31,6 +31,7 @@ readonly POCLR_NET=10.77.0                # a /24 of our own, inside the namespa
 readonly POCLR_CLIENT_ADDR=$POCLR_NET.1
 readonly POCLR_SERVER_ADDRS=("$POCLR_NET.11" "$POCLR_NET.12")
 readonly POCLR_PORT=17777                 # pocld also takes PORT+1 and PORT+2
+readonly POCLR_SERVER_CACHE=/tmp/clwarp-poclr-servers   # inside the root (poclr_start_server)
 
 # What PoCL-R's build needs on top of the root's packages.  Installed with
 # apt-get by this step, not put into TRIXIE_PACKAGES: only this step needs
@@ -219,26 +220,34 @@ poclr_netns_down() {
 # ---- Servers ---------------------------------------------------------------
 # poclr_start_server N: pocld in namespace sN, on the root's PoCL 6.0 CPU
 # device (the vendor file names only PoCL: device 0 of the server, with
-# rusticl and Clover out of its list).  Each server has a kernel cache of
-# its own, fresh every run.
+# rusticl and Clover out of its list).
+#
+# The two servers share one PoCL kernel cache (POCLR_SERVER_CACHE, fresh
+# every run), and the second device takes the examples in reverse order:
+# each kernel is then compiled by LLVM about once instead of twice, the
+# other server finding it in the cache (the client still sends every build
+# to each server, and each server still loads and runs it).  Both servers
+# are the same PoCL in the same root, so a kernel compiled by one is the
+# one the other would compile.  2026-11-24, 2 cores, load average 10:
+# examples 73 s and 32 s of CPU instead of 127 s and 50 s.
 #
 # POCLD_ALLOW_CLIENT_RECONNECT=1: pocld keeps a client's session when the
 # client disconnects instead of tearing it down.  The teardown runs on
 # pocld's one client-socket thread (daemon.cc, "delete VContext") and took
 # 3.0 s every time (likely the 3 s poll timeout of the session's reader
 # thread, pocld/request_th.cc, which the teardown joins), during which the
-# server answers no new client: each clwarp-run after the first waited
-# for it, and the examples took 127 s instead of 43 s (2026-11-24, 2 cores,
-# 40 runs; with the option, back-to-back runs took 55 ms instead of 3.0 s).  The price: the sessions stay until the
-# server stops (pocld grew to 360 and 650 MB resident and 245 threads each
-# over those 40 runs).
+# server answers no new client: each clwarp-run after the first waited for
+# it (back-to-back runs took 3.0 s each instead of 55 ms).  2026-11-24,
+# 2 cores, load average 7 to 9, one step after the other: the examples took
+# 175 s without the option, 46 s with it.  The price: the sessions stay
+# until the server stops (after 40 runs, pocld had 360 and 650 MB resident
+# and 245 threads each).
 poclr_start_server() {
 	local n=$1 addr=${POCLR_SERVER_ADDRS[$1 - 1]}
 	local log=$WORK/poclr-server$n.log
-	rm -rf "$TRIXIE_ROOT/tmp/clwarp-poclr-s$n"
 	timeout -k 5 "$POCLR_SERVER_LIMIT" ip netns exec "$POCLR_NS-s$n" \
 		chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
-		OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd POCL_CACHE_DIR="/tmp/clwarp-poclr-s$n" \
+		OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd POCL_CACHE_DIR="$POCLR_SERVER_CACHE" \
 		POCLD_ALLOW_CLIENT_RECONNECT=1 "$POCLR_PREFIX/bin/pocld" -a "$addr" -p "$POCLR_PORT" >"$log" 2>&1 &
 	POCLR_SERVER_PIDS[n - 1]=$!
 }
@@ -320,13 +329,25 @@ poclr_watched() {
 	wait "$pid"
 }
 
-# poclr_examples DEVICE: every example kernel with --check on DEVICE
-# (P:D), one after the other; prints one line per example, fails if any
-# failed.  Stops at once when a server is gone: the remaining examples
-# would only wait for their time limits.
+# poclr_examples DEVICE [reverse]: every example kernel with --check on
+# DEVICE (P:D), one after the other (in reverse order if asked); prints one
+# line per example, fails if any failed.  Stops at once when a server is
+# gone: the remaining examples would only wait for their time limits.
+# Each device has a libclwarp disk cache of its own, so every example is
+# built from source for it (a shared one would hand the second device the
+# first one's binaries, or not, depending on timing).
 poclr_examples() {
-	local dev=$1 example name out rc=0 status
-	for example in kernels/examples/*.cl; do
+	local dev=$1 example name out rc=0 status examples
+	local cache=/tmp/clwarp-poclr-c/clwarp-${dev/:/-}
+	examples=(kernels/examples/*.cl)
+	if [[ ${2:-} == reverse ]]; then
+		local i reversed=()
+		for ((i = ${#examples[@]} - 1; i >= 0; i--)); do
+			reversed+=("${examples[i]}")
+		done
+		examples=("${reversed[@]}")
+	fi
+	for example in "${examples[@]}"; do
 		name=$(basename "$example" .cl)
 		local n
 		for n in 1 2; do
@@ -337,7 +358,7 @@ poclr_examples() {
 		done
 		status=0
 		out=$WORK/poclr-example-$dev.out
-		poclr_watched "$out" "$POCLR_EXAMPLE_LIMIT" \
+		poclr_watched "$out" "$POCLR_EXAMPLE_LIMIT" env CLWARP_CACHE_DIR="$cache" \
 			build/tools/clwarp-run -q --check -d "$dev" "$example" || status=$?
 		if ((status == 0)); then
 			echo "$dev $name: ok"
@@ -356,36 +377,59 @@ poclr_examples() {
 # MULTIDEVICE HOOK: poclr_multidevice DEVICE...
 #
 # step_poclr calls it once, after the examples, with both servers up and the
-# two remote devices as arguments: poclr_multidevice 0:0 0:1 (P:D as
-# clwarp-run -d and CLWARP_DEVICE take them; 0:0 is server 1, 0:1 server 2).
-# A non-zero return fails the step.
+# two remote devices as arguments: poclr_multidevice 0:0 0:1 (P:D, as
+# CLWARP_DEVICES, clwarp-run -d and CLWARP_DEVICE take them; 0:0 is server
+# 1, 0:1 server 2).  A non-zero return fails the step.
 #
-# The multi-device tests (meson test --suite multidevice) are being written
-# apart, and how they are told their devices is not decided yet (an
-# environment variable such as CLWARP_GROUP_DEVICES).  When they land,
-# replace the body below with (adjusting the variable's name and format):
+# It runs every test of the multidevice suite (tests/test-group*.c: device
+# groups, docs/multidevice.md) with CLWARP_DEVICES naming the two remote
+# devices and CLWARP_TEST_QUICK=1, as the trixie step runs them on PoCL
+# 6.0.  The binaries run directly, not through meson test: tests/meson.build
+# gives the suite POCL_DEVICES="pthread pthread" (two local CPU devices),
+# which would replace the client's "remote remote".  poclr_watched runs each
+# in the client namespace, inside the root, in /src (where the trixie step
+# built them), with PoCL-R as the only OpenCL platform, under a time limit,
+# and stops it if a server dies.
 #
-#   local log=$WORK/poclr-multidevice.txt rc=0
-#   poclr_watched "$log" 600 env CLWARP_GROUP_DEVICES="$(IFS=,; echo "$*")" \
-#       meson test -C build --no-rebuild --print-errorlogs --suite multidevice || rc=$?
-#   cat "$log"
-#   return "$rc"
-#
-# poclr_watched runs the command in the client namespace, inside the root,
-# in /src (where the trixie step built the tests), with PoCL-R as the only
-# OpenCL platform, under a time limit, and stops it if a server dies; the
-# servers' logs are $WORK/poclr-server1.log and poclr-server2.log.
-# Until then the hook only reports whether the suite has appeared in the
-# build, so that it is not forgotten.
+# Off unless CLWARP_CI_POCLR_MULTIDEVICE=1, for CI's time: on 2026-11-24
+# (2 cores shared with other jobs) test-group took 80 s and test-group-sort
+# 60 s by hand, and 222 s and 104 s in this step under heavier load (load
+# average 10), all passing.  Turning it on in CI is a matter of making 1 the
+# default below.
+readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-0}
+readonly POCLR_MULTIDEVICE_LIMIT=600   # one test binary
+
 poclr_multidevice() {
-	local suites
-	suites=$(timeout 60 chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
-		sh -c 'cd /src && meson test -C build --no-rebuild --list --suite multidevice 2>/dev/null' || true)
-	if [[ -n $suites ]]; then
-		echo "multidevice: the build has a multidevice suite, but it does not run on PoCL-R yet: wire it into poclr_multidevice (.ci/poclr.sh)" >&2
-	else
-		echo "multidevice: no multidevice suite in this build yet (hook poclr_multidevice in .ci/poclr.sh, devices $*)"
+	local devices
+	devices=$(IFS=,; echo "$*")
+	if [[ $POCLR_MULTIDEVICE != 1 ]]; then
+		echo "multidevice: not run (CLWARP_CI_POCLR_MULTIDEVICE=1 runs the suite here with CLWARP_DEVICES=$devices)"
+		return 0
 	fi
+	# The suite's tests, as meson names them: "clwarp:multidevice / group"
+	# is build/tests/test-group.
+	local names
+	names=$(timeout 60 chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
+		sh -c 'cd /src && meson test -C build --no-rebuild --list --suite multidevice 2>/dev/null' |
+		sed -n 's|^[^ ]* / ||p' || true)
+	if [[ -z $names ]]; then
+		echo "multidevice: no multidevice suite in $TRIXIE_ROOT/src/build" >&2
+		return 1
+	fi
+	local rc=0 name t log
+	for name in $names; do
+		t=$SECONDS
+		log=$WORK/poclr-test-$name.txt
+		if poclr_watched "$log" "$POCLR_MULTIDEVICE_LIMIT" \
+			env CLWARP_DEVICES="$devices" CLWARP_TEST_QUICK=1 "build/tests/test-$name"; then
+			echo "multidevice $name on $devices: $(tail -n 1 "$log"), $((SECONDS - t)) s"
+		else
+			cat "$log" >&2
+			echo "multidevice $name on $devices: FAILED, $((SECONDS - t)) s" >&2
+			rc=1
+		fi
+	done
+	return "$rc"
 }
 
 # ---- The step ----------------------------------------------------------------
@@ -413,7 +457,7 @@ step_poclr() {
 	echo "PoCL-R build: $((SECONDS - t)) s"
 	t=$SECONDS
 	poclr_netns_up
-	rm -rf "$TRIXIE_ROOT/tmp/clwarp-poclr-c"
+	rm -rf "$TRIXIE_ROOT/tmp/clwarp-poclr-c" "${TRIXIE_ROOT:?}$POCLR_SERVER_CACHE"
 	poclr_start_server 1
 	poclr_start_server 2
 	poclr_wait_server 1
@@ -452,13 +496,13 @@ step_poclr() {
 	echo "list-devices: $((SECONDS - t)) s"
 	t=$SECONDS
 
-	# Every example on each server; the two devices run side by side (each
-	# server compiles its own kernels).
+	# Every example on each server; the two devices run side by side, the
+	# second in reverse order (poclr_start_server says why).
 	local pids=()
-	for dev in 0:0 0:1; do
-		poclr_examples "$dev" >"$WORK/poclr-examples-$dev.out" 2>&1 &
-		pids+=($!)
-	done
+	poclr_examples 0:0 >"$WORK/poclr-examples-0:0.out" 2>&1 &
+	pids+=($!)
+	poclr_examples 0:1 reverse >"$WORK/poclr-examples-0:1.out" 2>&1 &
+	pids+=($!)
 	local i
 	for i in "${!pids[@]}"; do
 		wait "${pids[i]}" || rc=1
