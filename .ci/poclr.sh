@@ -434,6 +434,11 @@ poclr_multidevice() {
 
 # ---- The step ----------------------------------------------------------------
 step_poclr() {
+	# Measured on 2026-11-24 (2 cores shared with other jobs, load average
+	# about 3): 124 s from a fresh root (PoCL-R's packages 16 s, its build
+	# 78 s, the run 30 s; 119 s of CPU), 28 s with the build cached (the 40
+	# examples 26 s).  At load average 7 to 10 the examples took 46 to 84 s.
+	#
 	# This runs in run_step's subshell: the trap is this step's own and
 	# fires however the step ends (failure, signal, or success): servers,
 	# namespaces, then the root's mounts.
