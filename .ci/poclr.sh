@@ -289,31 +289,33 @@ poclr_wait_server() {
 }
 
 # ---- Client ----------------------------------------------------------------
-# poclr_client SECONDS COMMAND...: runs COMMAND in the client namespace,
-# inside the root, in /src, with PoCL-R as the only OpenCL platform.
-# libclwarp's and PoCL's caches are fresh every run (under /tmp/clwarp-poclr-c),
-# so every kernel is built by the servers, as on a first use.
-poclr_client() {
-	local secs=$1
-	shift
-	timeout -k 5 "$secs" ip netns exec "$POCLR_NS-c" \
-		chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
-		OCL_ICD_VENDORS="$POCLR_PREFIX/vendors" POCL_DEVICES="remote remote" \
-		POCL_REMOTE0_PARAMETERS="${POCLR_SERVER_ADDRS[0]}:$POCLR_PORT/0" \
-		POCL_REMOTE1_PARAMETERS="${POCLR_SERVER_ADDRS[1]}:$POCLR_PORT/0" \
-		POCL_CACHE_DIR=/tmp/clwarp-poclr-c/pocl CLWARP_CACHE_DIR=/tmp/clwarp-poclr-c/clwarp \
-		sh -c 'cd /src && exec "$@"' poclr-client "$@"
+# poclr_client_argv SECONDS: into POCLR_ARGV, the command that runs a
+# COMMAND appended to it in the client namespace, inside the root, in /src,
+# with PoCL-R as the only OpenCL platform, for at most SECONDS.  timeout(1)
+# comes first, so that $! of it run in the background is timeout itself,
+# which passes a TERM on to COMMAND.  libclwarp's and PoCL's caches are
+# fresh every run (under /tmp/clwarp-poclr-c), so every kernel is built by
+# the servers, as on a first use.
+poclr_client_argv() {
+	POCLR_ARGV=(timeout -k 5 "$1" ip netns exec "$POCLR_NS-c"
+		chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}"
+		OCL_ICD_VENDORS="$POCLR_PREFIX/vendors" POCL_DEVICES="remote remote"
+		POCL_REMOTE0_PARAMETERS="${POCLR_SERVER_ADDRS[0]}:$POCLR_PORT/0"
+		POCL_REMOTE1_PARAMETERS="${POCLR_SERVER_ADDRS[1]}:$POCLR_PORT/0"
+		POCL_CACHE_DIR=/tmp/clwarp-poclr-c/pocl CLWARP_CACHE_DIR=/tmp/clwarp-poclr-c/clwarp
+		sh -c 'cd /src && exec "$@"' poclr-client)
 }
 
-# poclr_watched OUT SECONDS COMMAND...: poclr_client with its output in
-# the file OUT, stopped at once when a server dies under it: PoCL-R's
+# poclr_watched OUT SECONDS COMMAND...: COMMAND as a client (above), its
+# output in the file OUT, stopped at once when a server dies under it: PoCL-R's
 # client keeps trying to reconnect to a dead server until its time limit
 # (a client whose server was killed 5 s into its run waited out its whole
 # 60 s).  Exit status: the command's, or 125 when a server died.
 poclr_watched() {
 	local out=$1 pid n
-	shift
-	poclr_client "$@" >"$out" 2>&1 &
+	poclr_client_argv "$2"
+	shift 2
+	"${POCLR_ARGV[@]}" "$@" >"$out" 2>&1 &
 	pid=$!
 	while kill -0 "$pid" 2>/dev/null; do
 		for n in 1 2; do
@@ -392,9 +394,9 @@ poclr_examples() {
 # and stops it if a server dies.
 #
 # Off unless CLWARP_CI_POCLR_MULTIDEVICE=1, for CI's time: on 2026-11-24
-# (2 cores shared with other jobs) test-group took 80 s and test-group-sort
-# 60 s by hand, and 222 s and 104 s in this step under heavier load (load
-# average 10), all passing.  Turning it on in CI is a matter of making 1 the
+# (2 cores shared with other jobs) test-group took 48 s in this step at
+# load average 3, test-group-sort 60 s by hand at load average 6 (222 s and
+# 104 s in this step at load average 10), all passing.  Turning it on in CI is a matter of making 1 the
 # default below.
 readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-0}
 readonly POCLR_MULTIDEVICE_LIMIT=600   # one test binary
