@@ -393,13 +393,18 @@ poclr_examples() {
 # built them), with PoCL-R as the only OpenCL platform, under a time limit,
 # and stops it if a server dies.
 #
-# Off unless CLWARP_CI_POCLR_MULTIDEVICE=1, for CI's time: on 2026-11-24
-# (2 cores shared with other jobs) test-group took 48 s in this step at
-# load average 3, test-group-sort 60 s by hand at load average 6 (222 s and
-# 104 s in this step at load average 10), all passing.  Turning it on in CI is a matter of making 1 the
-# default below.
-readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-0}
+# On unless CLWARP_CI_POCLR_MULTIDEVICE=0 (to save time by hand).  On
+# 2026-11-24 (2 cores shared with other jobs) test-group took 48 s in this
+# step at load average 3, test-group-sort 60 s by hand at load average 6.
+readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-1}
 readonly POCLR_MULTIDEVICE_LIMIT=600   # one test binary
+# The checks that cross the network in every way (device lists, builds,
+# a warp kernel launched across both, scatter/gather, reduce and scans with
+# their carries, compaction, the sort's exchange, errors naming a device);
+# the rest of the suite (splits, rows, the sort's type matrix, time limits)
+# is device-independent host logic that PoCL 3.1 and 6.0 cover.  The whole
+# suite took 177 s here at load average 7 to 10.
+readonly POCLR_MULTIDEVICE_CHECKS=test_devices,test_launch,test_reduce_scan,test_compact,test_errors,test_group_sort_patterns,test_group_sort_errors
 
 poclr_multidevice() {
 	local devices
@@ -423,7 +428,8 @@ poclr_multidevice() {
 		t=$SECONDS
 		log=$WORK/poclr-test-$name.txt
 		if poclr_watched "$log" "$POCLR_MULTIDEVICE_LIMIT" \
-			env CLWARP_DEVICES="$devices" CLWARP_TEST_QUICK=1 "build/tests/test-$name"; then
+			env CLWARP_DEVICES="$devices" CLWARP_TEST_QUICK=1 CLWARP_TEST_ONLY="$POCLR_MULTIDEVICE_CHECKS" \
+			"build/tests/test-$name"; then
 			echo "multidevice $name on $devices: $(tail -n 1 "$log"), $((SECONDS - t)) s"
 		else
 			cat "$log" >&2
@@ -432,6 +438,71 @@ poclr_multidevice() {
 		fi
 	done
 	return "$rc"
+}
+
+# ---- Faults: a server that dies mid-job -------------------------------------
+# tests/group-fault runs checked group reduces on both remote devices; once
+# its first call has passed (it creates READY), pocld 2 is killed with
+# SIGKILL, as a crash would end it.  group-fault must then get an error
+# naming device 1 (0:1, server 2), must not have seen a wrong sum, and
+# device 0 must still give the right one, through the group and as a plain
+# engine (tests/group-fault.c).  Runs last: server 2 is gone after it.
+readonly POCLR_FAULT_LIMIT=180
+
+poclr_fault() {
+	local ready=/tmp/clwarp-poclr-c/fault-ready out=$WORK/poclr-fault.txt pid rc=0 i victim
+	mkdir -p "$TRIXIE_ROOT/tmp/clwarp-poclr-c"
+	rm -f "$TRIXIE_ROOT$ready"
+	poclr_client_argv "$POCLR_FAULT_LIMIT"
+	"${POCLR_ARGV[@]}" env CLWARP_DEVICES=0:0,0:1 build/tests/group-fault "$ready" 1 >"$out" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 600; i++)); do   # up to 60 s for the first good call
+		[[ -e $TRIXIE_ROOT$ready ]] && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [[ ! -e $TRIXIE_ROOT$ready ]]; then
+		kill -TERM "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		cat "$out" >&2
+		echo "fault: group-fault never got through its first call" >&2
+		return 1
+	fi
+	local t=$SECONDS
+	for victim in $(ip netns pids "$POCLR_NS-s2" 2>/dev/null); do
+		kill -KILL "$victim" 2>/dev/null || true
+	done
+	wait "$pid" || rc=$?
+	cat "$out"
+	echo "fault: group-fault ended $((SECONDS - t)) s after pocld 2 was killed, exit $rc"
+	# Server 1 to a new client of its own: is it the server or the client
+	# process that stopped answering?
+	local alone=$WORK/poclr-fault-alone.txt
+	if timeout -k 5 60 ip netns exec "$POCLR_NS-c" chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
+		OCL_ICD_VENDORS="$POCLR_PREFIX/vendors" POCL_DEVICES=remote \
+		POCL_REMOTE0_PARAMETERS="${POCLR_SERVER_ADDRS[0]}:$POCLR_PORT/0" \
+		POCL_CACHE_DIR=/tmp/clwarp-poclr-c/pocl CLWARP_CACHE_DIR=/tmp/clwarp-poclr-c/clwarp-alone \
+		sh -c 'cd /src && exec build/tools/clwarp-run -q --check kernels/examples/warp_sum.cl' >"$alone" 2>&1; then
+		echo "fault: pocld 1 still serves a new client (warp_sum.cl checked)"
+	else
+		echo "fault: pocld 1 does not serve a new client either:" >&2
+		cat "$alone" >&2
+		return 1
+	fi
+	# Exit 4: the dead device was named and no sum was wrong, but then the
+	# live device timed out in the same process too.  PoCL-R 6.0's client
+	# does that (2026-11-24, 3 of 3 runs: after pocld 2 was killed, calls
+	# to pocld 1 from that process never finished, while pocld 1 served a
+	# new client at once): reported, not a failure, so that a PoCL-R that
+	# keeps serving the other servers shows up here.
+	if ((rc == 4)); then
+		echo "fault: PoCL-R's client stopped serving pocld 1 in the process whose pocld 2 died (a PoCL-R 6.0 limitation; docs/multidevice.md)"
+		return 0
+	fi
+	if ((rc != 0)); then
+		((rc == 124 || rc == 137)) && echo "fault: group-fault hung (killed after $POCLR_FAULT_LIMIT s)" >&2
+		return 1
+	fi
 }
 
 # ---- The step ----------------------------------------------------------------
@@ -519,6 +590,8 @@ step_poclr() {
 	t=$SECONDS
 
 	poclr_multidevice 0:0 0:1 || rc=1
+	echo "multidevice tests on PoCL-R: $((SECONDS - t)) s"
+	t=$SECONDS
 
 	local n
 	for n in 1 2; do
@@ -527,6 +600,11 @@ step_poclr() {
 			rc=1
 		fi
 	done
+	# Last: it kills server 2.
+	if ((rc == 0)); then
+		poclr_fault || rc=1
+		echo "fault test: $((SECONDS - t)) s"
+	fi
 	if ((rc != 0)); then
 		poclr_server_log 1
 		poclr_server_log 2

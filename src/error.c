@@ -84,6 +84,7 @@ clwarp_status_to_str(clwarp_status status)
 	case CLWARP_ERROR_BACKEND_UNAVAILABLE: return "warp backend unavailable on this device";
 	case CLWARP_ERROR_WARP_CONTRACT: return "launch breaks the warp contract";
 	case CLWARP_ERROR_TOO_LARGE: return "size too large";
+	case CLWARP_ERROR_TIMEOUT: return "device timed out";
 	}
 	return "unknown status";
 }

@@ -3,11 +3,13 @@
 #include "config.h"
 #include "group.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "algo.h"
 #include "backend.h"
@@ -96,23 +98,58 @@ group_parallel(clwarp_group *g, clwarp_status (*fn)(void *ctx, size_t index), vo
 	return status;
 }
 
+/* An event's status, or a negative error; CL_QUEUED etc. while it runs. */
+static cl_int
+event_status(cl_event event)
+{
+	cl_int run = CL_COMPLETE;
+	cl_int err = clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(run), &run, NULL);
+
+	return err != CL_SUCCESS ? err : run;
+}
+
+/* Waits for one event until `deadline` (now_ms() time; 0: none): its
+ * status, or 1 (CL_QUEUED would be 3) when time ran out. Without a
+ * deadline clWaitForEvents sleeps in the driver; with one, the status is
+ * polled (OpenCL has no wait with a time limit). */
+static cl_int
+wait_event(cl_event event, double deadline)
+{
+	struct timespec pause = { 0, 200000 };   /* 0.2 ms */
+	cl_int run;
+
+	if (deadline <= 0.0) {
+		cl_int err = clWaitForEvents(1, &event);
+
+		return err != CL_SUCCESS ? err : event_status(event);
+	}
+	while ((run = event_status(event)) > CL_COMPLETE) {
+		if (now_ms() >= deadline)
+			return 1;
+		nanosleep(&pause, NULL);
+	}
+	return run;
+}
+
 clwarp_status
 group_wait(const clwarp_group *g, cl_event *events, const char *what)
 {
+	double deadline = g->timeout > 0.0 ? now_ms() + g->timeout * 1000.0 : 0.0;
 	clwarp_status status = CLWARP_OK;
 
 	for (size_t i = 0; i < g->count; i++) {
 		if (!events[i])
 			continue;
-		cl_int err = clWaitForEvents(1, &events[i]);
-		cl_int run = CL_COMPLETE;
+		cl_int run = wait_event(events[i], deadline);
 
-		if (err == CL_SUCCESS)
-			clGetEventInfo(events[i], CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(run), &run,
-				       NULL);
-		if ((err != CL_SUCCESS || run < 0) && status == CLWARP_OK) {
-			set_cl_error(err != CL_SUCCESS ? err : run, what);
-			status = group_device_error(g, i, clwarp_last_cl_error() == CL_OUT_OF_HOST_MEMORY ?
+		if (run == 1 && status == CLWARP_OK) {
+			set_error(CLWARP_ERROR_TIMEOUT,
+				  "%s: not finished after the group's time limit of %g s (is the device, or its server, gone?); do not use this engine again",
+				  what, g->timeout);
+			status = group_device_error(g, i, CLWARP_ERROR_TIMEOUT);
+		} else if (run < 0 && status == CLWARP_OK) {
+			set_cl_error(run, what);
+			status = group_device_error(g, i, run == CL_OUT_OF_HOST_MEMORY ?
 							   CLWARP_ERROR_OUT_OF_MEMORY : CLWARP_ERROR_OPENCL);
 		}
 		clReleaseEvent(events[i]);
@@ -194,6 +231,26 @@ parse_devices(clwarp_group *g, const char *devices)
 	return status;
 }
 
+/* CLWARP_GROUP_TIMEOUT: seconds, decimal digits with an optional
+ * fraction ("2.5"); empty is none. */
+static clwarp_status
+timeout_from_env(clwarp_group *g)
+{
+	const char *v = getenv("CLWARP_GROUP_TIMEOUT");
+	char *end;
+	double seconds;
+
+	if (!v || !*v)
+		return CLWARP_OK;
+	seconds = strtod(v, &end);
+	if (!isdigit((unsigned char)v[0]) || *end || !(seconds >= 0.0) || !isfinite(seconds) ||
+	    seconds > 1e9)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "CLWARP_GROUP_TIMEOUT=\"%s\": expected seconds, e.g. 30 or 2.5 (0: no limit)", v);
+	g->timeout = seconds;
+	return CLWARP_OK;
+}
+
 static clwarp_status
 resolve_backend(void *ctx, size_t i)
 {
@@ -269,6 +326,8 @@ clwarp_group_new(const char *devices, const clwarp_engine_options *options, clwa
 			free(why);
 		}
 	}
+	if (status == CLWARP_OK && !(opts.flags & CLWARP_ENGINE_NO_ENVIRONMENT))
+		status = timeout_from_env(g);
 	if (status == CLWARP_OK)
 		status = group_parallel(g, resolve_backend, g);
 	if (status != CLWARP_OK) {
@@ -316,6 +375,20 @@ clwarp_group_engine(const clwarp_group *g, size_t index)
 }
 
 /* ------------------------------------------------------------ weights and split */
+
+CLWARP_EXPORT clwarp_status
+clwarp_group_set_timeout(clwarp_group *g, double seconds)
+{
+	clear_error();
+	if (!g)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_set_timeout: NULL group");
+	if (!(seconds >= 0.0) || !isfinite(seconds))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_group_set_timeout: %g s; the time limit must be 0 (none) or positive",
+				 seconds);
+	g->timeout = seconds;
+	return CLWARP_OK;
+}
 
 CLWARP_EXPORT clwarp_status
 clwarp_group_set_weights(clwarp_group *g, const double *weights)

@@ -26,6 +26,7 @@ struct clwarp_group {
 	struct device_index_pair *ids;
 	double *weights;
 	cl_mem *scratch;                  /* per device, 16 bytes, made on first use (group_algo.c) */
+	double timeout;                   /* seconds, 0: none (clwarp_group_set_timeout) */
 	struct clwarp_group_program *programs;
 };
 
@@ -49,8 +50,9 @@ clwarp_status group_check_offsets(const clwarp_group *group, const char *fn, con
 clwarp_status group_buffers_new(clwarp_group *group, cl_mem_flags flags, const size_t *bytes,
 				cl_mem *buffers);
 
-/* Wait for and release every event in events[0..count) that is not NULL.
- * The first that failed gives the error, naming its device. */
+/* Wait for and release every event in events[0..count) that is not NULL,
+ * within the group's time limit. The first that failed or timed out gives
+ * the error, naming its device. */
 clwarp_status group_wait(const clwarp_group *group, cl_event *events, const char *what);
 
 #endif

@@ -169,11 +169,18 @@ lower_bound(const struct sort_job *j, size_t i, uint64_t split, size_t lo, size_
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		cl_int err = clEnqueueReadBuffer(j->g->engines[i]->queue, j->keys[i], CL_TRUE,
-						 mid * j->ksize, j->ksize, key, 0, NULL, NULL);
+		cl_event read[CLWARP_GROUP_MAX_DEVICES] = { 0 };
+		cl_int err = clEnqueueReadBuffer(j->g->engines[i]->queue, j->keys[i], CL_FALSE,
+						 mid * j->ksize, j->ksize, key, 0, NULL, &read[i]);
+		clwarp_status status;
 
 		if (err != CL_SUCCESS)
 			return group_device_error(j->g, i, set_cl_error(err, "reading a key (the sort's split)"));
+		clFlush(j->g->engines[i]->queue);
+		/* Waited for like every other command: within the time limit. */
+		status = group_wait(j->g, read, "reading a key (the sort's split)");
+		if (status != CLWARP_OK)
+			return status;
 		if (key_rank(j, key) < split)
 			lo = mid + 1;
 		else

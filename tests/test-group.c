@@ -642,6 +642,63 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A device that does not finish in the time limit: a kernel that runs far
+ * longer than the limit (a dependent chain of 2^28 steps, a tenth of a
+ * second or more on a CPU) gives CLWARP_ERROR_TIMEOUT naming its device. */
+START_TEST(test_timeout)
+{
+	static const char spin[] =
+		"__kernel void spin(global uint *d, uint n)\n"
+		"{\n"
+		"	uint acc = 0;\n"
+		"	for (uint k = 0; k < n; k++)\n"
+		"		acc = acc * 31u + d[k & 63u];\n"
+		"	d[64] = acc;\n"
+		"}\n";
+	clwarp_group *g = test_group(), *h = NULL;
+	size_t count = clwarp_group_size(g), offsets[CLWARP_GROUP_MAX_DEVICES + 1] = { 0 };
+	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
+	cl_mem buffers[CLWARP_GROUP_MAX_DEVICES];
+	clwarp_group_program *p = NULL;
+	clwarp_group_kernel *k = NULL;
+	cl_uint n = 1u << 28;
+
+	expect_error(clwarp_group_set_timeout(g, -1.0), CLWARP_ERROR_INVALID_ARGUMENT, "0 (none) or positive");
+	expect_error(clwarp_group_set_timeout(g, NAN), CLWARP_ERROR_INVALID_ARGUMENT, "0 (none) or positive");
+	ck_assert_clwarp_ok(clwarp_group_build_source(g, spin, "spin.cl", NULL, &p, NULL));
+	ck_assert_clwarp_ok(clwarp_group_kernel_new(p, "spin", &k));
+	for (size_t d = 0; d < count; d++)
+		bytes[d] = 65 * sizeof(cl_uint);
+	ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, buffers));
+	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_buffers(k, 0, buffers));
+	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_scalar(k, 1, sizeof(n), &n));
+	/* One work-item, on the last device only. */
+	offsets[count] = 1;
+	ck_assert_clwarp_ok(clwarp_group_set_timeout(g, 0.01));
+	expect_error(clwarp_group_launch(k, offsets, 0), CLWARP_ERROR_TIMEOUT, "the group's time limit");
+	char needle[32];
+
+	snprintf(needle, sizeof(needle), "device %zu (", count - 1);
+	ck_assert_msg(strstr(clwarp_last_error(), needle), "%s", clwarp_last_error());
+	/* This kernel does end: let it, then the device works again. */
+	ck_assert_int_eq(clFinish(clwarp_engine_queue(clwarp_group_engine(g, count - 1))), CL_SUCCESS);
+	ck_assert_clwarp_ok(clwarp_group_set_timeout(g, 0));
+	n = 64;
+	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_scalar(k, 1, sizeof(n), &n));
+	ck_assert_clwarp_ok(clwarp_group_launch(k, offsets, 0));
+	clwarp_group_kernel_free(k);
+	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_free(g);
+	/* The variable that sets the default. */
+	setenv("CLWARP_GROUP_TIMEOUT", "soon", 1);
+	expect_error(clwarp_group_new(NULL, NULL, &h), CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_GROUP_TIMEOUT=\"soon\"");
+	setenv("CLWARP_GROUP_TIMEOUT", "2.5", 1);
+	ck_assert_clwarp_ok(clwarp_group_new(NULL, NULL, &h));
+	unsetenv("CLWARP_GROUP_TIMEOUT");
+	clwarp_group_free(h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -657,5 +714,6 @@ main(void)
 	ADD_TEST(tc, test_compact);
 	ADD_TEST(tc, test_rows);
 	ADD_TEST(tc, test_errors);
+	ADD_TEST(tc, test_timeout);
 	return test_main(s);
 }

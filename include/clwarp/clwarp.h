@@ -49,6 +49,7 @@ typedef enum clwarp_status {
 	CLWARP_ERROR_BACKEND_UNAVAILABLE,/**< a forced warp backend cannot run on this device */
 	CLWARP_ERROR_WARP_CONTRACT,      /**< a launch would break the warp contract */
 	CLWARP_ERROR_TOO_LARGE,          /**< a size exceeds what the device or the host allows */
+	CLWARP_ERROR_TIMEOUT,            /**< a device did not finish within a group's time limit */
 } clwarp_status;
 
 /** @return a short English description of @p status; never NULL. */

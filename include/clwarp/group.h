@@ -73,6 +73,19 @@ CLWARP_EXPORT clwarp_status clwarp_group_measure_weights(clwarp_group *group, si
                                                          double *weights);
 
 /**
+ * A time limit on every wait of the group's calls, in seconds (0: none,
+ * the default; CLWARP_GROUP_TIMEOUT in the environment sets the default
+ * unless the group's options have CLWARP_ENGINE_NO_ENVIRONMENT). A device
+ * whose work does not finish in time gives CLWARP_ERROR_TIMEOUT naming it;
+ * its engine is then in an unknown state and should not be used again,
+ * while the other devices' engines stay usable. OpenCL has no way to
+ * cancel a command, so this is how a device that is gone (a PoCL-R server
+ * that died: its client retries the connection forever) surfaces as an
+ * error instead of a hang.
+ */
+CLWARP_EXPORT clwarp_status clwarp_group_set_timeout(clwarp_group *group, double seconds);
+
+/**
  * Split @p n items into clwarp_group_size() contiguous slices in
  * proportion to the weights. Every boundary but the last (n) is a multiple
  * of @p granule (> 0), so a slice of a launch whose local size divides the
