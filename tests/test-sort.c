@@ -7,8 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clwarp/algorithms.h"
-#include "testutil.h"
+#include "algo-testutil.h"
 
 /*
  * The reference is qsort over (key, original index) with a comparator
@@ -20,7 +19,6 @@
  * and the sanitizers).
  */
 
-static bool quick;
 static size_t tile;   /* keys per tile with 4-byte keys and values: 256 x sort_items */
 
 enum pattern {
@@ -31,24 +29,6 @@ enum pattern {
 	PATTERN_FEW,       /* five distinct values */
 	PATTERN_SPECIAL,   /* floats: NaNs, zeros of both signs, infinities, tiny values */
 };
-
-static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
-
-static uint64_t
-next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-static bool
-has_fp64(clwarp_engine *e)
-{
-	return clwarp_engine_device_info(e)->has_fp64 != 0;
-}
 
 /* Key i of a pattern as the type's bits in the low bytes of a uint64_t. */
 static uint64_t
@@ -97,22 +77,6 @@ static clwarp_type ref_type;
 static bool ref_descending;
 static unsigned ref_begin, ref_end;  /* bit range, uint keys only */
 
-static double
-as_number(clwarp_type t, uint64_t bits)
-{
-	if (t == CLWARP_TYPE_FLOAT) {
-		uint32_t b = (uint32_t)bits;
-		float f;
-
-		memcpy(&f, &b, 4);
-		return f;
-	}
-	double d;
-
-	memcpy(&d, &bits, 8);
-	return d;
-}
-
 /* <0, 0, >0 as a sorts before, with, after b in ascending order, NaN aside. */
 static int
 compare_keys(clwarp_type t, uint64_t a, uint64_t b)
@@ -123,7 +87,7 @@ compare_keys(clwarp_type t, uint64_t a, uint64_t b)
 	case CLWARP_TYPE_UINT:
 	case CLWARP_TYPE_ULONG: return a < b ? -1 : a > b;
 	default: {
-		double x = as_number(t, a), y = as_number(t, b);
+		double x = bits_to_double(t, a), y = bits_to_double(t, b);
 
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -138,8 +102,8 @@ ref_compare(const void *pa, const void *pb)
 {
 	const struct ref_item *a = pa, *b = pb;
 	bool fa = ref_type == CLWARP_TYPE_FLOAT || ref_type == CLWARP_TYPE_DOUBLE;
-	bool nan_a = fa && isnan(as_number(ref_type, a->bits));
-	bool nan_b = fa && isnan(as_number(ref_type, b->bits));
+	bool nan_a = fa && isnan(bits_to_double(ref_type, a->bits));
+	bool nan_b = fa && isnan(bits_to_double(ref_type, b->bits));
 	int c;
 
 	if (nan_a || nan_b) {
@@ -160,21 +124,6 @@ ref_compare(const void *pa, const void *pb)
 }
 
 /* ------------------------------------------------------------ one sort */
-
-static uint64_t
-get_bits(const void *b, size_t size, size_t i)
-{
-	return size == 4 ? ((const uint32_t *)b)[i] : ((const uint64_t *)b)[i];
-}
-
-static void
-set_bits(void *b, size_t size, size_t i, uint64_t v)
-{
-	if (size == 4)
-		((uint32_t *)b)[i] = (uint32_t)v;
-	else
-		((uint64_t *)b)[i] = v;
-}
 
 /*
  * Sort n keys of pattern p (with values of value_type, or keys only for
@@ -249,15 +198,6 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 	free(got_k);
 	free(got_v);
 	free(ref);
-}
-
-static unsigned
-warp_of(clwarp_engine *e)
-{
-	unsigned w = 0;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
-	return w;
 }
 
 /*
@@ -510,12 +450,11 @@ main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("sort", &tc);
-	const char *q = getenv("CLWARP_TEST_QUICK");
 
 	const char *tuning = getenv("CLWARP_ALGO_TUNING");
 	const char *items = tuning ? strstr(tuning, "sort_items=") : NULL;
 
-	quick = q && *q && strcmp(q, "0") != 0;
+	test_read_quick();
 	/* The tile follows the sort_items tuning (CI's Oclgrind step makes it
 	 * small, so that little data still spans several tiles). */
 	tile = 256 * (items ? strtoul(items + strlen("sort_items="), NULL, 10) : 16);
