@@ -92,8 +92,8 @@ runs_defines(const struct algo_variant *v, unsigned vec, struct strbuf *out)
 	else
 		id = v->op == CLWARP_OP_MIN ? t->min_identity : t->max_identity;
 	strbuf_printf(out, "#define V %s\n#define V_VEC %s%u\n#define AS_V as_%s\n#define AS_VB as_%s\n"
-			   "#define V_ID (%s)\n#define PAIR %s2\n#define PAIR_N %s\n",
-		      t->name, t->name, vec, t->name, bits, id, bits, bits);
+			   "#define V_ID (%s)\n#define PAIR %s2\n#define PAIR_N %s\n#define PAIR_BYTES %zu\n",
+		      t->name, t->name, vec, t->name, bits, id, bits, bits, 2 * t->size);
 	if (v->op == CLWARP_OP_ADD)
 		strbuf_puts(out, "#define V_OP(a, b) ((a) + (b))\n");
 	else

@@ -51,14 +51,16 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, u
 #else
 	if (mode == 2)
 		return (uint)(d * bins / p);
-	/* d * bins < p * 2^32: its top 64 bits are below p, and the quotient
-	 * has 32 bits, one per step of a restoring division. */
-	ulong lo_part = d * bins;
-	ulong r = mul_hi(d, (ulong)bins) << 32 | lo_part >> 32;
+	/* d * bins < p * 2^32: (d * bins) >> 32 is below p, and the quotient
+	 * has 32 bits, one per step of a restoring division. The product in
+	 * 32-bit halves of d, not with mul_hi: LLVM turns that into a funnel
+	 * shift, which Oclgrind 21.10 cannot run. */
+	ulong low = (d & 0xffffffffu) * bins;
+	ulong r = (d >> 32) * bins + (low >> 32);
 	uint q = 0;
 	for (int i = 31; i >= 0; i--) {
 		ulong carry = r >> 63;
-		r = r << 1 | ((lo_part >> i) & 1ul);
+		r = r << 1 | ((low >> i) & 1ul);
 		q <<= 1;
 		if (carry || r >= p) {
 			r -= p;

@@ -19,10 +19,21 @@
  * and the previous run's aggregate; the last tile writes the last run's
  * aggregate and the number of runs. */
 
-#define PAIR_OF(count, v) ((PAIR)((PAIR_N)(count), AS_VB(v)))
+/* A pair from its halves. A uint2 is made as one ulong: from a vector
+ * literal Oclgrind's compiler stores an undefined vector to local memory
+ * first and its halves after it, which Oclgrind reports as an
+ * uninitialized write. */
+#if PAIR_BYTES == 8 && defined(__ENDIAN_LITTLE__)
+#define PAIR_MAKE(x, y) as_uint2(upsample((uint)(y), (uint)(x)))
+#elif PAIR_BYTES == 8
+#define PAIR_MAKE(x, y) as_uint2(upsample((uint)(x), (uint)(y)))
+#else
+#define PAIR_MAKE(x, y) ((PAIR)((PAIR_N)(x), (PAIR_N)(y)))
+#endif
+#define PAIR_OF(count, v) PAIR_MAKE(count, AS_VB(v))
 #define PAIR_ID PAIR_OF(0, (V)(V_ID))
 #define PAIR_OP(a, b) \
-	((PAIR)((a).x + (b).x, (b).x ? (b).y : AS_VB(V_OP(AS_V((a).y), AS_V((b).y)))))
+	PAIR_MAKE((a).x + (b).x, (b).x ? (b).y : AS_VB(V_OP(AS_V((a).y), AS_V((b).y))))
 /* The look-back folds a window whose lane 0 holds the nearest (latest)
  * tile, so its warp reduction combines in reverse lane order. */
 #define PAIR_OP_REV(a, b) PAIR_OP(b, a)
