@@ -113,11 +113,17 @@ CLWARP_INLINE ulong tile_offset(uint k)
  * warp totals are combined in local memory. On return a[] holds the
  * inclusive (or exclusive) scan within the tile; the result is the tile's
  * total, the same on every work-item. sm: WARPS elements of local memory.
+ *
+ * No per-work-item value lives across a barrier here but the array (the
+ * lane and warp are taken afresh after each, and the warps before this
+ * one are added in before the second): PoCL 6.0 sometimes keeps such a
+ * value once per work-group (docs/algorithms.md, "PoCL 5.0 and 6.0"); one
+ * build of the runs kernel lost `before` that way, and every warp's
+ * elements got the last warp's offset.
  */
 #define DEFINE_BLOCK_SCAN(NAME, TY, OPF, IDV, WSCAN_EXCL, NK, NV) \
 	CLWARP_INLINE TY NAME(TY *a, int inclusive, local TY *sm, CLWARP_WARP_PARAM) \
 	{ \
-		uint lane = ALGO_LANE(), wid = ALGO_WARP(); \
 		TY carry = IDV; \
 		for (uint k = 0; k < (NK); k++) { \
 			TY s = a[k * (NV)]; \
@@ -133,18 +139,19 @@ CLWARP_INLINE ulong tile_offset(uint k)
 			} \
 			carry = OPF(carry, tot); \
 		} \
-		if (lane == 0) \
-			sm[wid] = carry; \
+		if (ALGO_LANE() == 0) \
+			sm[ALGO_WARP()] = carry; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		TY before = IDV, total = IDV; \
+		uint wid = ALGO_WARP(); \
 		for (uint w = 0; w < WARPS; w++) { \
 			TY v = sm[w]; \
 			before = w < wid ? OPF(before, v) : before; \
 			total = OPF(total, v); \
 		} \
-		barrier(CLK_LOCAL_MEM_FENCE); \
 		for (uint i = 0; i < (NK) * (NV); i++) \
 			a[i] = OPF(before, a[i]); \
+		barrier(CLK_LOCAL_MEM_FENCE); \
 		return total; \
 	}
 
