@@ -18,6 +18,8 @@
 #include <cstring>
 #include <vector>
 
+#include "bench-util.h"
+
 #define CHECK(x)                                                                          \
 	do {                                                                              \
 		cudaError_t e_ = (x);                                                     \
@@ -26,14 +28,6 @@
 			exit(1);                                                          \
 		}                                                                         \
 	} while (0)
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 template <typename K> static K make_key(uint64_t x);
 template <> uint32_t make_key<uint32_t>(uint64_t x) { return (uint32_t)x; }
@@ -49,7 +43,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 	std::vector<uint32_t> hv(n);
 	uint64_t rng = 42 + (uint64_t)log2n;
 	for (size_t i = 0; i < n; i++) {
-		h[i] = make_key<K>(splitmix(&rng));
+		h[i] = make_key<K>(bench_splitmix(&rng));
 		hv[i] = (uint32_t)i;
 	}
 	K *pk, *k_in, *k_out;

@@ -24,7 +24,7 @@ case $BUILD in
 /*) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$BUILD/clwarp-cache} ;;
 *) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$PWD/$BUILD/clwarp-cache} ;;
 esac
-( nvcc -O3 -arch="$ARCH" -std=c++17 bench/cub-sort-bench.cu -o "$BUILD-cuda/cub-sort-bench" ) &
+( nvcc -O3 -arch="$ARCH" -std=c++17 -Ibench bench/cub-sort-bench.cu -o "$BUILD-cuda/cub-sort-bench" ) &
 nvcc_pid=$!
 [ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dtests=false -Dbench=true >/dev/null || status=1
 ninja -C "$BUILD" bench/sort-bench || status=1

@@ -25,6 +25,8 @@
 
 #include <clwarp/algorithms.h>
 
+#include "bench-util.h"
+
 struct sort_case {
 	const char *name;   /* for --cases */
 	const char *op;
@@ -80,31 +82,6 @@ now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int
-by_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double
-median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), by_double);
-	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static uint64_t
-splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static int
@@ -272,7 +249,7 @@ main(int argc, char **argv)
 				return 1;
 			}
 			for (size_t i = 0; i < n; i++) {
-				uint64_t x = splitmix(&rng);
+				uint64_t x = bench_splitmix(&rng);
 
 				if (c->key == CLWARP_TYPE_FLOAT)
 					((float *)h)[i] = (float)((double)(int64_t)x * 0x1p-40);
@@ -294,7 +271,7 @@ main(int argc, char **argv)
 				check_sorted(e, c, k, n);
 			for (int i = 0; i < r; i++)
 				t[i] = timed_sort(e, c, pk, k, pv, v, n);
-			ms = median(t, r);
+			ms = bench_median(t, r);
 			if (host && ks == 4 && c->key == CLWARP_TYPE_UINT && c->value < 0) {
 				double hs[3];
 
@@ -308,7 +285,7 @@ main(int argc, char **argv)
 					hs[i] = (now_s() - t0) * 1e3;
 					free(copy);
 				}
-				host_ms = median(hs, 3);
+				host_ms = bench_median(hs, 3);
 			}
 			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_names[c->key], l, ms,
 			       (double)n / ms * 1e-3);

@@ -1,6 +1,8 @@
-/* Device-wide algorithms: what src/algorithms.c (the public calls),
- * src/algo_variants.c (per-engine state, temporaries, kernel builds) and
- * src/algo_call.c (one call's launches) share. */
+/* Device-wide algorithms: what src/algorithms.c (argument checks, the
+ * first public calls), src/algo_sort.c, src/algo_runs.c and
+ * src/algo_histogram.c (more public calls), src/algo_variants.c
+ * (per-engine state, temporaries, kernel builds), src/algo_kinds.c (what
+ * differs by kind) and src/algo_call.c (one call's launches) share. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_ALGO_H
 #define CLWARP_ALGO_H
@@ -31,12 +33,17 @@ struct algo_tuning {
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
 	unsigned sort_items;       /* sort: keys per work-item with 4-byte keys and values (half with 8) */
+	unsigned runs_vectors;     /* run-length encode, reduce by key: vectors per work-item */
+	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */
 };
 
 #define REDUCE_MIN_ITEMS 16u
+/* Histogram: 16-byte vectors of samples per work-item and tile. */
+#define HIST_VECTORS 4u
 #define ROWS_WARP_MAX 256u
 #define ROWS_SEG_STEPS 4u
-/* Kernels per variant at most (rows: per warp, per work-group, per segment). */
+/* Kernels per variant at most (rows: per warp, per work-group, per segment;
+ * histogram: clear, local, global). */
 #define ALGO_KERNELS 3
 /* Look-back states are (epoch << 2) | state in 32 bits. */
 #define EPOCH_LIMIT (1u << 30)
@@ -50,6 +57,9 @@ enum algo_kind {
 	ALGO_ROWS_SCAN,
 	ALGO_SOFTMAX,
 	ALGO_SORT,
+	ALGO_UNIQUE,      /* compaction of run heads (scan.cl) */
+	ALGO_RUNS,        /* run-length encode (value_type -1) and reduce by key */
+	ALGO_HISTOGRAM,
 };
 
 struct algo_variant {
@@ -58,10 +68,11 @@ struct algo_variant {
 	clwarp_op op;
 	int inclusive;
 	char *predicate;
-	int value_type;        /* sort: the values' clwarp_type, -1 for keys only */
+	int value_type;        /* sort, runs: the values' clwarp_type, -1 for keys only */
 	size_t wg;             /* the work-group size its kernels are built for */
 	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile;
 				  sort: SORT_ITEMS, keys per work-item */
+	unsigned local_bins;   /* histogram: HIST_LOCAL_BINS, bins counted in local memory */
 	clwarp_kernel *kernels[ALGO_KERNELS];
 	struct algo_variant *next;
 };
@@ -133,16 +144,14 @@ union algo_value {
 void algo_identity(clwarp_type type, clwarp_op op, union algo_value *v);
 
 /* src/algorithms.c: the calls without the public entries' error reset,
- * their messages naming the call `fn`. algo_scan's `carry` (NULL: none)
- * comes before the first element, as if it were in[-1]. */
+ * their messages naming the call `fn` (algo_select_call: below).
+ * algo_scan's `carry` (NULL: none) comes before the first element, as if
+ * it were in[-1]. */
 clwarp_status algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 			  cl_mem in, size_t n, cl_mem result, cl_event *event);
 clwarp_status algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 			int inclusive, cl_mem in, cl_mem out, size_t n,
 			const union algo_value *carry, cl_event *event);
-clwarp_status algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine,
-			  clwarp_type type, const char *predicate, cl_mem in, size_t n, cl_mem out,
-			  cl_mem count, cl_event *event);
 clwarp_status algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine,
 			clwarp_type type, clwarp_op op, int inclusive, cl_mem in, size_t rows,
 			size_t row_length, cl_mem out, cl_event *event);
@@ -160,6 +169,12 @@ clwarp_status algo_check_engine_type(const char *fn, clwarp_engine *engine, clwa
 clwarp_status algo_checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes);
 clwarp_status algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer,
 				const char *what, size_t need);
+clwarp_status algo_check_distinct(const char *fn, const cl_mem *buffers, const char *const *names,
+				  unsigned count, unsigned inputs);
+clwarp_status algo_check_count_n(const char *fn, size_t n);
+clwarp_status algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine,
+			       clwarp_type type, const char *predicate, cl_mem in, size_t n,
+			       cl_mem out, cl_mem count, const char *count_name, cl_event *event);
 
 /* src/algo_variants.c; callers hold engine->algorithms_lock. */
 clwarp_status algo_state_get(clwarp_engine *engine, const struct backend_config *config,
@@ -169,6 +184,13 @@ clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct alg
 			       const struct backend_config *config, enum algo_kind kind,
 			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
 			       int value_type, struct algo_variant **out);
+
+/* src/algo_kinds.c: what differs by kind (shapes, defines). */
+struct strbuf;
+unsigned algo_kind_vec(const struct algo_variant *v);
+void algo_kind_defines(const struct algo_variant *v, struct strbuf *out);
+clwarp_status algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
+			      const struct backend_config *config, struct algo_variant *v);
 
 /* src/algo_call.c */
 clwarp_status algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine,

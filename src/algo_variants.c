@@ -32,6 +32,8 @@ static const struct algo_tuning default_tuning = {
 	.reduce_unroll = 4,
 	.packed_lookback = 1,
 	.sort_items = 16,
+	.runs_vectors = 4,
+	.histogram_bins = 4096,
 };
 
 const struct type_desc algo_types[CLWARP_TYPE_DOUBLE + 1] = {
@@ -73,6 +75,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
 		/* A sort tile also lives in registers. */
 		{ "sort_items", offsetof(struct algo_tuning, sort_items), 2, 32, false },
+		/* Run heads are one bit each in a uint: 32 elements per work-item. */
+		{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
+		/* 0: every histogram counts with global atomics. */
+		{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
 	};
 	const char *p = text;
 
@@ -88,7 +94,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -263,73 +269,41 @@ static const char *const kernel_names[][ALGO_KERNELS] = {
 			     "clwarp_rows_scan_seg" },
 	[ALGO_SOFTMAX] = { "clwarp_softmax_warp", "clwarp_softmax_group", "clwarp_softmax_seg" },
 	[ALGO_SORT] = { "clwarp_sort_histogram", "clwarp_sort_offsets", "clwarp_sort_pass" },
+	[ALGO_UNIQUE] = { "clwarp_select", NULL },
+	[ALGO_RUNS] = { "clwarp_runs", NULL },
+	[ALGO_HISTOGRAM] = { "clwarp_histogram_clear", "clwarp_histogram_shared",
+			     "clwarp_histogram_global" },
 };
 
-/* The sort's key defines (sort.cl): the bits type and the kind of order. */
-static void
-sort_defines(const struct algo_variant *v, struct strbuf *out)
-{
-	const struct type_desc *t = &algo_types[v->type];
-	const char *kb = t->size == 8 ? "ulong" : "uint";
-	size_t stage = t->size;
-	int order = t->is_float ? 2 : (v->type == CLWARP_TYPE_INT || v->type == CLWARP_TYPE_LONG);
+/* The file of kernels/algorithms/ that holds a variant's kernels. */
+static const char *const kernel_files[] = {
+	[ALGO_REDUCE] = "reduce",
+	[ALGO_SCAN] = "scan",
+	[ALGO_COMPACT] = "scan",
+	[ALGO_PARTITION] = "scan",
+	[ALGO_ROWS_REDUCE] = "rows",
+	[ALGO_ROWS_SCAN] = "rows",
+	[ALGO_SOFTMAX] = "rows",
+	[ALGO_SORT] = "sort",
+	[ALGO_UNIQUE] = "scan",
+	[ALGO_RUNS] = "runs",
+	[ALGO_HISTOGRAM] = "histogram",
+};
 
-	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
-			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
-			   "#define SORT_ITEMS %u\n",
-		      t->name, kb, 8 * t->size, t->name, kb, order, v->vectors);
-	if (v->value_type >= 0) {
-		size_t vsize = algo_types[v->value_type].size;
-
-		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", vsize == 8 ? "ulong" : "uint");
-		if (vsize > stage)
-			stage = vsize;
-	} else {
-		strbuf_puts(out, "#define VB uint\n");
-	}
-	strbuf_printf(out, "#define STAGE_T %s\n", stage == 8 ? "ulong" : "uint");
-}
-
-/* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
- * local backend's scratch. */
-static size_t
-sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
-{
-	return 256 * (wg / warp_size) * 4 + wg * items * stage + (2 * 256 + 1) * 4 +
-	       (wg / warp_size) * 4 + 4 + wg * 8;
-}
-
-/* The sort's work-group and tile: 256 work-items (one per digit) and
- * sort_items keys each (16), half that for 8-byte keys or values, fewer
- * where local memory is short. */
-static clwarp_status
-sort_shape(const clwarp_engine *engine, const struct algorithms *a,
-	   const struct backend_config *config, struct algo_variant *v)
-{
-	size_t stage = algo_types[v->type].size;
-	size_t wg = a->wg < 256 ? a->wg : 256;
-	unsigned items;
-
-	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
-		stage = algo_types[v->value_type].size;
-	items = stage == 8 ? a->tuning.sort_items / 2 : a->tuning.sort_items;
-	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
-		if (items > 4)
-			items /= 2;
-		else if (wg / 2 >= config->warp_size && wg > 32)
-			wg /= 2;
-		else if (items > 1)
-			items /= 2;
-		else
-			return set_error(CLWARP_ERROR_TOO_LARGE,
-					 "sorting needs %zu bytes of local memory per work-group; %s has %llu",
-					 sort_local_bytes(wg, items, config->warp_size, stage),
-					 engine->info.name, (unsigned long long)engine->info.local_mem_size);
-	}
-	v->wg = wg;
-	v->vectors = items;
-	return CLWARP_OK;
-}
+/* The text of that file (kernels/embed.py). */
+static const char *const kernel_bodies[] = {
+	[ALGO_REDUCE] = clwarp_kernel_algorithms_reduce,
+	[ALGO_SCAN] = clwarp_kernel_algorithms_scan,
+	[ALGO_COMPACT] = clwarp_kernel_algorithms_scan,
+	[ALGO_PARTITION] = clwarp_kernel_algorithms_scan,
+	[ALGO_ROWS_REDUCE] = clwarp_kernel_algorithms_rows,
+	[ALGO_ROWS_SCAN] = clwarp_kernel_algorithms_rows,
+	[ALGO_SOFTMAX] = clwarp_kernel_algorithms_rows,
+	[ALGO_SORT] = clwarp_kernel_algorithms_sort,
+	[ALGO_UNIQUE] = clwarp_kernel_algorithms_scan,
+	[ALGO_RUNS] = clwarp_kernel_algorithms_runs,
+	[ALGO_HISTOGRAM] = clwarp_kernel_algorithms_histogram,
+};
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
 static void
@@ -337,9 +311,9 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	       const struct algo_tuning *tuning, struct strbuf *out)
 {
 	const struct type_desc *t = &algo_types[v->type];
-	unsigned vec = (unsigned)(16 / t->size);
+	unsigned vec = algo_kind_vec(v);
 	const char *op = algo_op_names[v->op];
-	const char *file, *body;
+	const char *file;
 
 	strbuf_printf(out, "#define T %s\n#define T_VEC %s%u\n#define VEC %u\n", t->name, t->name,
 		      vec, vec);
@@ -363,34 +337,8 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	if (!tuning->packed_lookback)
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
 
-	switch (v->kind) {
-	case ALGO_REDUCE:
-		file = "reduce";
-		body = clwarp_kernel_algorithms_reduce;
-		break;
-	case ALGO_SCAN:
-	case ALGO_COMPACT:
-	case ALGO_PARTITION:
-		file = "scan";
-		body = clwarp_kernel_algorithms_scan;
-		if (v->kind == ALGO_SCAN)
-			strbuf_printf(out, "#define INCLUSIVE %d\n", v->inclusive ? 1 : 0);
-		else
-			strbuf_printf(out, "#define PRED_KIND %d\n", v->kind == ALGO_COMPACT ? 1 : 2);
-		break;
-	case ALGO_SORT:
-		file = "sort";
-		body = clwarp_kernel_algorithms_sort;
-		sort_defines(v, out);
-		break;
-	default:
-		file = "rows";
-		body = clwarp_kernel_algorithms_rows;
-		strbuf_printf(out, "#define ROWS_KIND %d\n#define INCLUSIVE %d\n#define SEG_STEPS %u\n",
-			      v->kind == ALGO_ROWS_REDUCE ? 1 : v->kind == ALGO_ROWS_SCAN ? 2 : 3,
-			      v->inclusive ? 1 : 0, ROWS_SEG_STEPS);
-		break;
-	}
+	algo_kind_defines(v, out);
+	file = kernel_files[v->kind];
 	strbuf_puts(out, "#line 1 \"clwarp/algorithms/common.cl\"\n");
 	strbuf_puts(out, clwarp_kernel_algorithms_common);
 	if (v->predicate) {
@@ -399,7 +347,7 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 		strbuf_puts(out, ") ? 1 : 0; }\n");
 	}
 	strbuf_printf(out, "\n#line 1 \"clwarp/algorithms/%s.cl\"\n", file);
-	strbuf_puts(out, body);
+	strbuf_puts(out, kernel_bodies[v->kind]);
 }
 
 /* The kernels of a variant, built once per engine (and cached like user programs). */
@@ -434,28 +382,15 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->op = op;
 	v->inclusive = inclusive;
 	v->value_type = value_type;
-	if (kind == ALGO_SORT) {
-		status = sort_shape(engine, a, config, v);
-		if (status != CLWARP_OK)
-			goto fail;
-	} else if (kind == ALGO_SCAN) {
-		v->wg = a->tuning.scan_wg;
-		v->vectors = a->tuning.scan_vectors;
-	} else if (kind == ALGO_COMPACT || kind == ALGO_PARTITION) {
-		v->wg = a->tuning.select_wg;
-		v->vectors = a->tuning.select_vectors;
-	} else {
-		v->wg = a->wg;
-		v->vectors = 1;  /* unused */
-	}
+	status = algo_kind_shape(engine, a, config, v);
+	if (status != CLWARP_OK)
+		goto fail;
 	variant_source(v, config, &a->tuning, &text);
 	if (text.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto fail;
 	}
-	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl",
-		 kind == ALGO_REDUCE ? "reduce" : kind <= ALGO_PARTITION ? "scan" :
-		 kind == ALGO_SORT ? "sort" : "rows");
+	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[kind]);
 	status = program_build(engine, text.data, name, ".", NULL, config, &program, NULL);
 	if (status != CLWARP_OK) {
 		char *why = xstrdup(clwarp_last_error());

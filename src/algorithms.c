@@ -1,10 +1,12 @@
-/* Device-wide algorithms: reduce, scan, compaction, batched rows (kernels/algorithms/). */
+/* Device-wide algorithms: reduce, scan, compaction and unique, batched rows
+ * (kernels/algorithms/); the argument checks that every call shares. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "algo.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "error.h"
@@ -69,6 +71,34 @@ algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer, const ch
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "%s: buffer `%s` holds %zu bytes; the call needs %zu", fn, what, size,
 				 need);
+	return CLWARP_OK;
+}
+
+/* The buffers of a call: the first `inputs` are only read and may be one
+ * buffer; every other (written) one must be a buffer of its own. */
+clwarp_status
+algo_check_distinct(const char *fn, const cl_mem *buffers, const char *const *names,
+		    unsigned count, unsigned inputs)
+{
+	for (unsigned i = inputs; i < count; i++) {
+		for (unsigned j = 0; j < count; j++) {
+			if (j != i && buffers[j] == buffers[i])
+				return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+						 "%s: `%s` and `%s` must be different buffers (the call writes `%s`)",
+						 fn, names[j < i ? j : i], names[j < i ? i : j],
+						 names[i]);
+		}
+	}
+	return CLWARP_OK;
+}
+
+/* The calls that count into a cl_uint: n below 2^32. */
+clwarp_status
+algo_check_count_n(const char *fn, size_t n)
+{
+	if (n > UINT32_MAX)
+		return set_error(CLWARP_ERROR_TOO_LARGE,
+				 "%s: n = %zu; the count is a cl_uint, so n must be below 2^32", fn, n);
 	return CLWARP_OK;
 }
 
@@ -234,9 +264,12 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 	return algo_call_end(&c, status, event);
 }
 
+/* Compaction, partition and unique (kind ALGO_UNIQUE: no predicate, the
+ * heads of runs of equal keys are selected). */
 clwarp_status
-algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
-	    const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count, cl_event *event)
+algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
+		 const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count,
+		 const char *count_name, cl_event *event)
 {
 	struct algo_call c;
 	size_t bytes = 0, size, tile, tiles = 0;
@@ -244,13 +277,12 @@ algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 	clwarp_status status;
 
 	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
-	if (status == CLWARP_OK)
+	if (status == CLWARP_OK && kind != ALGO_UNIQUE)
 		status = check_predicate(fn, predicate);
+	if (status == CLWARP_OK)
+		status = algo_check_count_n(fn, n);
 	if (status != CLWARP_OK)
 		return status;
-	if (n > UINT32_MAX)
-		return set_error(CLWARP_ERROR_TOO_LARGE,
-				 "%s: n = %zu; the count is a cl_uint, so n must be below 2^32", fn, n);
 	size = algo_types[type].size;
 	status = algo_checked_bytes(fn, n, size, &bytes);
 	if (status == CLWARP_OK && n > 0)
@@ -258,10 +290,13 @@ algo_select(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_t
 	if (status == CLWARP_OK && n > 0)
 		status = algo_check_buffer(fn, engine, out, "out", bytes);
 	if (status == CLWARP_OK)
-		status = algo_check_buffer(fn, engine, count, "count", sizeof(cl_uint));
-	if (status == CLWARP_OK && n > 0 && (in == out || in == count || out == count))
-		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-				   "%s: `in`, `out` and `count` must be three different buffers", fn);
+		status = algo_check_buffer(fn, engine, count, count_name, sizeof(cl_uint));
+	if (status == CLWARP_OK && n > 0) {
+		const cl_mem buffers[] = { in, out, count };
+		const char *const names[] = { "in", "out", count_name };
+
+		status = algo_check_distinct(fn, buffers, names, 3, 1);
+	}
 	if (status != CLWARP_OK)
 		return status;
 	status = algo_call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, -1, event);
@@ -286,8 +321,8 @@ clwarp_compact(clwarp_engine *engine, clwarp_type type, const char *predicate, c
 	       size_t n, cl_mem out, cl_mem count, cl_event *event)
 {
 	clear_error();
-	return algo_select("clwarp_compact", ALGO_COMPACT, engine, type, predicate, in, n, out,
-			   count, event);
+	return algo_select_call("clwarp_compact", ALGO_COMPACT, engine, type, predicate, in, n, out,
+				count, "count", event);
 }
 
 CLWARP_EXPORT clwarp_status
@@ -295,8 +330,17 @@ clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate,
 		 size_t n, cl_mem out, cl_mem count, cl_event *event)
 {
 	clear_error();
-	return algo_select("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n, out,
-			   count, event);
+	return algo_select_call("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n,
+				out, count, "count", event);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_unique(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, cl_mem out,
+	      cl_mem num_selected, cl_event *event)
+{
+	clear_error();
+	return algo_select_call("clwarp_unique", ALGO_UNIQUE, engine, type, NULL, in, n, out,
+				num_selected, "num_selected", event);
 }
 
 /*

@@ -220,8 +220,8 @@ clwarp_group_compact(clwarp_group *g, clwarp_type type, const char *predicate, c
 			continue;
 		status = scratch(g, i, &count);
 		if (status == CLWARP_OK)
-			status = algo_select(fn, ALGO_COMPACT, g->engines[i], type, predicate, in[i], n,
-					     out[i], count, &done);
+			status = algo_select_call(fn, ALGO_COMPACT, g->engines[i], type, predicate,
+						  in[i], n, out[i], count, "count", &done);
 		if (status == CLWARP_OK) {
 			cl_int err = clEnqueueReadBuffer(g->engines[i]->queue, count, CL_FALSE, 0,
 							 sizeof(cl_uint), &counts[i], 1, &done, &reads[i]);

@@ -18,5 +18,7 @@ extern const char clwarp_kernel_algorithms_reduce[];
 extern const char clwarp_kernel_algorithms_scan[];
 extern const char clwarp_kernel_algorithms_rows[];
 extern const char clwarp_kernel_algorithms_sort[];
+extern const char clwarp_kernel_algorithms_runs[];
+extern const char clwarp_kernel_algorithms_histogram[];
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "clwarp/algorithms.h"
+#include "algo-testutil.h"
 
 enum pattern {
 	PATTERN_RANDOM,
@@ -21,18 +21,6 @@ enum pattern {
 	PATTERN_FEW,       /* five distinct values */
 	PATTERN_SPECIAL,   /* floats: NaNs, zeros of both signs, infinities, tiny values */
 };
-
-static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
-
-static inline uint64_t
-next_random(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* Key i of a pattern as the type's bits in the low bytes of a uint64_t. */
 static inline uint64_t
@@ -143,19 +131,5 @@ ref_compare(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
-static inline uint64_t
-get_bits(const void *b, size_t size, size_t i)
-{
-	return size == 4 ? ((const uint32_t *)b)[i] : ((const uint64_t *)b)[i];
-}
-
-static inline void
-set_bits(void *b, size_t size, size_t i, uint64_t v)
-{
-	if (size == 4)
-		((uint32_t *)b)[i] = (uint32_t)v;
-	else
-		((uint64_t *)b)[i] = v;
-}
 
 #endif

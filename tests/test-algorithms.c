@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "testutil.h"
+#include "algo-testutil.h"
 
 /*
  * Float data are multiples of 1/8 in [-1, 1]: every partial sum of up to
@@ -20,33 +20,10 @@
  * types and operations in the row tests (Oclgrind).
  */
 
-static bool quick;
 /* CLWARP_TEST_QUICK=2 (Oclgrind, about 100x slower): the quick sizes, and
  * the row tests on one 4-byte and one 8-byte type, one operation each
  * (every kernel path and segment width still runs). */
 static bool tiny;
-
-static clwarp_engine *
-engine_with(clwarp_backend backend, unsigned warp_size)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-
-	clwarp_engine_options_init(&o);
-	o.backend = backend;
-	o.warp_size = warp_size;
-	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
-	return e;
-}
-
-static unsigned
-warp_of(clwarp_engine *e)
-{
-	unsigned w = 0;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
-	return w;
-}
 
 /* Elements per tile (default_tuning in src/algo_variants.c): scan 128 work-items x 8 vectors of 16
  * bytes, compaction and partition (select) 256 x 6. */
@@ -84,14 +61,7 @@ sizes_for(clwarp_engine *e, clwarp_type t, bool select, size_t *out)
 
 /* ------------------------------------------------------------ typed host values */
 
-static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
 static const char *const op_names[] = { "add", "min", "max" };
-
-static bool
-is_float(clwarp_type t)
-{
-	return t == CLWARP_TYPE_FLOAT || t == CLWARP_TYPE_DOUBLE;
-}
 
 /* Integers as sign- or zero-extended 64-bit patterns (floats as their bits);
  * floats as long double in get_f(). */
@@ -140,12 +110,6 @@ norm_i(clwarp_type t, uint64_t v)
 	case CLWARP_TYPE_UINT: return (uint32_t)v;
 	default: return v;
 	}
-}
-
-static bool
-is_signed(clwarp_type t)
-{
-	return t == CLWARP_TYPE_INT || t == CLWARP_TYPE_LONG;
 }
 
 static uint64_t
@@ -221,42 +185,6 @@ make_data(clwarp_type t, size_t n, bool wrap)
 			set_i(t, b, i, (uint64_t)((int64_t)(rng() % 2000000001) - 1000000000));
 	}
 	return b;
-}
-
-/*
- * A buffer holding `data`, or, with data NULL, the byte 0xA5 everywhere: an
- * element the call should write but does not then shows as a wrong value.
- * Never an uninitialized buffer: Oclgrind 21.10 loses track of what kernels
- * wrote into a buffer created where a released, smaller one was (it then
- * reports the partition's reversal step reading "uninitialized" values);
- * memory the host initialized is tracked correctly.
- */
-static cl_mem
-device_copy(clwarp_engine *e, const void *data, size_t bytes)
-{
-	size_t size = bytes ? bytes : 8;
-	void *fill = NULL;
-	cl_mem m = NULL;
-
-	if (!data || !bytes) {
-		fill = malloc(size);
-		ck_assert_ptr_nonnull(fill);
-		memset(fill, 0xA5, size);
-		data = fill;
-	}
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, size, data, &m));
-	free(fill);
-	return m;
-}
-
-static void *
-device_read(clwarp_engine *e, cl_mem m, size_t bytes)
-{
-	void *out = malloc(bytes ? bytes : 8);
-
-	if (bytes)
-		ck_assert_clwarp_ok(clwarp_buffer_read(e, m, 0, bytes, out));
-	return out;
 }
 
 /* Element i of got equals the reference value (exactly: see the top). */
@@ -355,7 +283,7 @@ type_supported(clwarp_engine *e, clwarp_type t)
 
 START_TEST(test_reduce)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t sizes[16], count;
 
 	for (size_t ti = 0; ti < 6; ti++) {
@@ -381,7 +309,7 @@ END_TEST
 
 START_TEST(test_scan)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t sizes[16], count;
 
 	for (size_t ti = 0; ti < 6; ti++) {
@@ -410,7 +338,7 @@ END_TEST
 /* Repeated calls reuse the look-back state: epochs, counters, growing buffers. */
 START_TEST(test_repeated_calls)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t tile = tile_of(e, CLWARP_TYPE_INT, false);
 
 	for (int round = 0; round < 3; round++) {
@@ -426,7 +354,7 @@ END_TEST
 /* General float data: |got - exact| <= (64 + n / 256) * eps * sum |x| (docs/algorithms.md). */
 START_TEST(test_float_accuracy)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t n = quick ? 5000 : 300007;
 	float *x = malloc(n * sizeof(float)), *got = malloc(n * sizeof(float)), sum = 0;
 	double exact = 0, abs_sum = 0, bound_k = 64.0 + (double)n / 256.0;
@@ -534,7 +462,7 @@ check_select(clwarp_engine *e, clwarp_type t, bool partition, size_t n, int patt
 
 START_TEST(test_compact)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_TYPE_LONG };
 	size_t sizes[16], count;
 
@@ -554,7 +482,7 @@ END_TEST
 
 START_TEST(test_partition)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_DOUBLE };
 	size_t sizes[16], count;
 
@@ -573,7 +501,7 @@ END_TEST
 /* Other predicates: one that is not simply "x > 0", and built-in calls. */
 START_TEST(test_predicates)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t n = quick ? 3000 : 100003, k = 0;
 	int *x = malloc(n * sizeof(int)), *got = malloc(n * sizeof(int));
 	float f[5] = { -0.75f, 0.25f, 0.5f, -0.25f, 2.0f }, fgot[5];
@@ -681,7 +609,7 @@ check_rows(clwarp_engine *e, clwarp_type t, clwarp_op op, int scan, int inclusiv
 
 START_TEST(test_segmented)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t rows = quick ? 3 : 37;
 
 	for (size_t l = 0; l < sizeof(row_lengths) / sizeof(row_lengths[0]); l++) {
@@ -716,7 +644,7 @@ START_TEST(test_segmented_short)
 	static const clwarp_type types_[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_TYPE_LONG,
 					      CLWARP_TYPE_DOUBLE };
 	static const size_t row_counts[] = { 37, 1, 5, 261, 1029, 4099 };
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	size_t counts = quick ? 1 : sizeof(row_counts) / sizeof(row_counts[0]);
 
 	for (size_t ti = 0; ti < sizeof(types_) / sizeof(types_[0]); ti++) {
@@ -783,7 +711,7 @@ check_softmax(clwarp_engine *e, size_t rows, size_t len, bool in_place)
 
 START_TEST(test_softmax)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 
 	for (size_t l = 0; l < sizeof(row_lengths) / sizeof(row_lengths[0]); l++)
 		check_softmax(e, quick ? 3 : 19, row_lengths[l], false);
@@ -807,7 +735,7 @@ START_TEST(test_local_widths)
 {
 	static const unsigned widths[] = { 8, 64 };
 	unsigned width = widths[_i];
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_LOCAL, width);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_LOCAL, width);
 	size_t tile = tile_of(e, CLWARP_TYPE_INT, false), stile = tile_of(e, CLWARP_TYPE_INT, true);
 	size_t sizes[] = { 0, 1, width - 1, width + 1, tile + 1, stile + 1, 3 * stile + 5, 11 * tile + 3 };
 
@@ -837,7 +765,7 @@ END_TEST
 
 START_TEST(test_event)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	int x[100], sum = 0;
 	cl_mem in, res = device_copy(e, NULL, 0);
 	cl_event ev = NULL;
@@ -908,7 +836,7 @@ job_main(void *arg)
 
 START_TEST(test_threads)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	const clwarp_device_info *info = clwarp_engine_device_info(e);
 	pthread_t threads[4];
 	struct job jobs[4];
@@ -933,16 +861,9 @@ START_TEST(test_threads)
 }
 END_TEST
 
-#define ck_assert_error(expr, status, text)                                                   \
-	do {                                                                                  \
-		ck_assert_int_eq((expr), (status));                                           \
-		ck_assert_msg(strstr(clwarp_last_error(), (text)) != NULL,                    \
-			      "message \"%s\" lacks \"%s\"", clwarp_last_error(), (text));    \
-	} while (0)
-
 START_TEST(test_errors)
 {
-	clwarp_engine *e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	int x[64] = { 0 };
 	cl_mem in = device_copy(e, x, sizeof(x)), out = device_copy(e, x, sizeof(x));
 	cl_mem small = NULL;
@@ -1026,7 +947,7 @@ START_TEST(test_tuning)
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", bad[i].text, 1), 0);
-		e = engine_with(CLWARP_BACKEND_AUTO, 0);
+		e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 		buf = device_copy(e, NULL, 64);
 		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, buf, 4, buf, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, bad[i].why);
@@ -1037,7 +958,7 @@ START_TEST(test_tuning)
 	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
 				"wg=64,scan_wg=64,scan_vectors=3,select_wg=32,select_vectors=5,reduce_groups=2,reduce_unroll=3,packed_lookback=0",
 				1), 0);
-	e = engine_with(CLWARP_BACKEND_AUTO, 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	if (warp_of(e) <= 32) {
 		size_t tile = 64 * 3 * 4, stile = 32 * 5 * 4;  /* 4-byte elements */
 
@@ -1058,10 +979,9 @@ main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("algorithms", &tc);
-	const char *q = getenv("CLWARP_TEST_QUICK");
 
-	quick = q && *q && strcmp(q, "0") != 0;
-	tiny = quick && strcmp(q, "2") == 0;
+	test_read_quick();
+	tiny = quick && getenv("CLWARP_TEST_QUICK") && strcmp(getenv("CLWARP_TEST_QUICK"), "2") == 0;
 	tcase_set_timeout(tc, quick ? 3000 : 300);
 	ADD_TEST(tc, test_errors);
 	ADD_TEST(tc, test_event);

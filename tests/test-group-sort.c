@@ -5,9 +5,6 @@
  * Devices as in tests/test-group.c (two PoCL devices under meson). */
 /* SPDX-License-Identifier: MIT */
 #include "sort-reference.h"
-#include "testutil.h"
-
-static bool quick;
 
 static clwarp_group *
 test_group(void)
@@ -196,9 +193,7 @@ main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("group-sort", &tc);
-	const char *q = getenv("CLWARP_TEST_QUICK");
-
-	quick = q && *q && strcmp(q, "0") != 0;
+	test_read_quick();
 	ADD_TEST(tc, test_group_sort_types);
 	ADD_TEST(tc, test_group_sort_patterns);
 	ADD_TEST(tc, test_group_sort_errors);

@@ -616,7 +616,7 @@ START_TEST(test_errors)
 	expect_error(clwarp_group_scan(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, NULL, offsets),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "NULL");
 	expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, "x >", in, offsets, in, out_offsets),
-		     CLWARP_ERROR_INVALID_ARGUMENT, "three different buffers");
+		     CLWARP_ERROR_INVALID_ARGUMENT, "must be different buffers");
 	{
 		size_t bytes[CLWARP_GROUP_MAX_DEVICES];
 		cl_mem out[CLWARP_GROUP_MAX_DEVICES];

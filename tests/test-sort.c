@@ -7,9 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clwarp/algorithms.h"
+#include "algo-testutil.h"
 #include "sort-reference.h"
-#include "testutil.h"
 
 /*
  * The reference is qsort over (key, original index) with a comparator
@@ -21,14 +20,7 @@
  * and the sanitizers).
  */
 
-static bool quick;
 static size_t tile;   /* keys per tile with 4-byte keys and values: 256 x sort_items */
-
-static bool
-has_fp64(clwarp_engine *e)
-{
-	return clwarp_engine_device_info(e)->has_fp64 != 0;
-}
 
 /* ------------------------------------------------------------ one sort */
 
@@ -105,15 +97,6 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 	free(got_k);
 	free(got_v);
 	free(ref);
-}
-
-static unsigned
-warp_of(clwarp_engine *e)
-{
-	unsigned w = 0;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
-	return w;
 }
 
 /*
@@ -366,12 +349,11 @@ main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("sort", &tc);
-	const char *q = getenv("CLWARP_TEST_QUICK");
 
 	const char *tuning = getenv("CLWARP_ALGO_TUNING");
 	const char *items = tuning ? strstr(tuning, "sort_items=") : NULL;
 
-	quick = q && *q && strcmp(q, "0") != 0;
+	test_read_quick();
 	/* The tile follows the sort_items tuning (CI's Oclgrind step makes it
 	 * small, so that little data still spans several tiles). */
 	tile = 256 * (items ? strtoul(items + strlen("sort_items="), NULL, 10) : 16);

@@ -90,6 +90,14 @@ test_engine(const char *cache_dir)
 			      clwarp_last_error());                                         \
 	} while (0)
 
+/* @p expr returns @p status and clwarp_last_error() says @p text. */
+#define ck_assert_error(expr, status, text)                                                   \
+	do {                                                                                  \
+		ck_assert_int_eq((expr), (status));                                           \
+		ck_assert_msg(strstr(clwarp_last_error(), (text)) != NULL,                    \
+			      "message \"%s\" lacks \"%s\"", clwarp_last_error(), (text));    \
+	} while (0)
+
 /* Run one 1-D kernel over `n` ints: out[i] = kernel(in[i]); returns the output array. */
 static inline int *
 test_run_int_kernel(clwarp_engine *e, clwarp_program *p, const char *name, const int *in,

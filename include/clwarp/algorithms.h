@@ -1,4 +1,5 @@
-/* libclwarp device-wide algorithms: reduce, scan, compaction and per-row work on the warp layer. */
+/* libclwarp device-wide algorithms: reduce, scan, compaction, runs, histograms,
+ * sort and per-row work on the warp layer. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_ALGORITHMS_H
 #define CLWARP_ALGORITHMS_H
@@ -82,6 +83,61 @@ CLWARP_EXPORT clwarp_status clwarp_compact(clwarp_engine *engine, clwarp_type ty
 CLWARP_EXPORT clwarp_status clwarp_partition(clwarp_engine *engine, clwarp_type type,
                                              const char *predicate, cl_mem in, size_t n,
                                              cl_mem out, cl_mem count, cl_event *event);
+
+/**
+ * Unique: copy the first element of each run of consecutive equal
+ * elements of @p in to the start of @p out, in order (CUB's
+ * DeviceSelect::Unique), and write their count as a cl_uint into element 0
+ * of @p num_selected. Elements compare with ==: floats by IEEE equality
+ * (-0.0 equals +0.0, a NaN equals nothing, so each NaN is kept). @p out
+ * must hold n elements; n < 2^32.
+ */
+CLWARP_EXPORT clwarp_status clwarp_unique(clwarp_engine *engine, clwarp_type type, cl_mem in,
+					  size_t n, cl_mem out, cl_mem num_selected,
+					  cl_event *event);
+
+/**
+ * Run-length encode (CUB's DeviceRunLengthEncode::Encode): for each run r
+ * of consecutive equal elements of @p in (compared as clwarp_unique does),
+ * unique_out[r] = its first element and counts_out[r] = its length (a
+ * cl_uint); the number of runs goes as a cl_uint into element 0 of
+ * @p num_runs. @p unique_out and @p counts_out must hold n elements;
+ * n < 2^32.
+ */
+CLWARP_EXPORT clwarp_status clwarp_run_length_encode(clwarp_engine *engine, clwarp_type type,
+						     cl_mem in, size_t n, cl_mem unique_out,
+						     cl_mem counts_out, cl_mem num_runs,
+						     cl_event *event);
+
+/**
+ * Reduce by key (CUB's DeviceReduce::ReduceByKey): for each run r of
+ * consecutive equal keys of @p keys_in (compared as clwarp_unique does),
+ * unique_keys_out[r] = its first key and aggregates_out[r] = its values
+ * (@p values_in, n elements of @p value_type) combined with @p op, in
+ * order; the number of runs goes as a cl_uint into element 0 of
+ * @p num_runs. Both outputs must hold n elements; n < 2^32.
+ */
+CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type,
+						 cl_mem keys_in, clwarp_type value_type,
+						 cl_mem values_in, size_t n, clwarp_op op,
+						 cl_mem unique_keys_out, cl_mem aggregates_out,
+						 cl_mem num_runs, cl_event *event);
+
+/**
+ * Histogram with @p bins even bins over [*lower, *upper) (CUB's
+ * DeviceHistogram::HistogramEven): counts[b] (a cl_uint) = the number of
+ * the n samples of @p in in bin b. @p lower and @p upper point at one
+ * element of @p type each (exact for every type); lower < upper, and for
+ * floats both finite with a finite difference. Integer samples go to bin
+ * floor((x - lower) * bins / (upper - lower)), exactly; float samples to
+ * (x - lower) * (bins / (upper - lower)), truncated, as CUB computes it
+ * (docs/algorithms.md). Samples outside [lower, upper), NaNs among them,
+ * are not counted. @p counts must hold bins cl_uints and is overwritten;
+ * n < 2^32.
+ */
+CLWARP_EXPORT clwarp_status clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in,
+					     size_t n, size_t bins, const void *lower,
+					     const void *upper, cl_mem counts, cl_event *event);
 
 /**
  * Batched rows: @p rows rows of @p row_length consecutive elements each.

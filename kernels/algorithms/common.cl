@@ -42,6 +42,55 @@
 #define TILE (WG * ITEMS_K * VEC)
 #define ITEMS (ITEMS_K * VEC)
 
+/* Tile loads (scan, compaction, runs, histogram): full tiles with vector
+ * loads, the last one element by element, padded with `pad`. Element
+ * (k, c) of work-item (warp w, lane l) is tile element
+ * ((w * ITEMS_K + k) * W + l) * VEC + c: each load instruction of a warp
+ * reads W * VEC consecutive elements.
+ *
+ * The loops are unrolled (GPU compilers do that anyway) so that neither
+ * branch holds a loop: a workaround for PoCL 5.0/6.0's loop work-group
+ * method (docs/algorithms.md, "PoCL 5.0 and 6.0"). PoCL puts implicit
+ * barriers into loops with a uniform trip count; inside this uniform
+ * if/else they made both branches end in barriers, so PoCL's barrier tail
+ * replication copied everything after the join (block scan, look-back,
+ * stores) once per branch. Its uniformity analysis caches verdicts by
+ * instruction address and is never invalidated, so a copied instruction
+ * could inherit the "uniform" verdict of a deleted one at the same heap
+ * address; such a value is kept once per work-group, not per work-item,
+ * and the copy for partial tiles went wrong in some builds.
+ *
+ * DEFINE_LOAD_TILE(NAME, TY, TY_VEC) defines NAME for elements of TY
+ * (VEC of them in a TY_VEC); the kernel files name the one for T
+ * load_tile. Its name is made by the macro, so it takes the warp context
+ * by hand (docs/warp-api.md, "Helper functions"). */
+CLWARP_INLINE ulong tile_offset(uint k)
+{
+	return ((ulong)(ALGO_WARP() * ITEMS_K + k) * CLWARP_WARP_SIZE + ALGO_LANE()) * VEC;
+}
+
+#define DEFINE_LOAD_TILE(NAME, TY, TY_VEC) \
+	CLWARP_INLINE void NAME(global const TY *in, ulong base, ulong n, TY pad, TY *a, \
+				CLWARP_WARP_PARAM) \
+	{ \
+		if (base + TILE <= n) { \
+			global const TY_VEC *v = (global const TY_VEC *)(in + base); \
+			_Pragma("unroll") \
+			for (uint k = 0; k < ITEMS_K; k++) { \
+				TY_VEC x = v[tile_offset(k) / VEC]; \
+				VEC_SPLIT(a + k * VEC, x); \
+			} \
+		} else { \
+			_Pragma("unroll") \
+			for (uint k = 0; k < ITEMS_K; k++) { \
+				ulong o = base + tile_offset(k); \
+				_Pragma("unroll") \
+				for (uint c = 0; c < VEC; c++) \
+					a[k * VEC + c] = o + c < n ? in[o + c] : pad; \
+			} \
+		} \
+	}
+
 /* Look-back status words: (epoch << 2) | state; an older epoch reads as "not yet". */
 #define STATE_AGGREGATE 1u
 #define STATE_PREFIX 2u
@@ -64,11 +113,17 @@
  * warp totals are combined in local memory. On return a[] holds the
  * inclusive (or exclusive) scan within the tile; the result is the tile's
  * total, the same on every work-item. sm: WARPS elements of local memory.
+ *
+ * No per-work-item value lives across a barrier here but the array (the
+ * lane and warp are taken afresh after each, and the warps before this
+ * one are added in before the second): PoCL 6.0 sometimes keeps such a
+ * value once per work-group (docs/algorithms.md, "PoCL 5.0 and 6.0"); one
+ * build of the runs kernel lost `before` that way, and every warp's
+ * elements got the last warp's offset.
  */
 #define DEFINE_BLOCK_SCAN(NAME, TY, OPF, IDV, WSCAN_EXCL, NK, NV) \
 	CLWARP_INLINE TY NAME(TY *a, int inclusive, local TY *sm, CLWARP_WARP_PARAM) \
 	{ \
-		uint lane = ALGO_LANE(), wid = ALGO_WARP(); \
 		TY carry = IDV; \
 		for (uint k = 0; k < (NK); k++) { \
 			TY s = a[k * (NV)]; \
@@ -84,18 +139,19 @@
 			} \
 			carry = OPF(carry, tot); \
 		} \
-		if (lane == 0) \
-			sm[wid] = carry; \
+		if (ALGO_LANE() == 0) \
+			sm[ALGO_WARP()] = carry; \
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		TY before = IDV, total = IDV; \
+		uint wid = ALGO_WARP(); \
 		for (uint w = 0; w < WARPS; w++) { \
 			TY v = sm[w]; \
 			before = w < wid ? OPF(before, v) : before; \
 			total = OPF(total, v); \
 		} \
-		barrier(CLK_LOCAL_MEM_FENCE); \
 		for (uint i = 0; i < (NK) * (NV); i++) \
 			a[i] = OPF(before, a[i]); \
+		barrier(CLK_LOCAL_MEM_FENCE); \
 		return total; \
 	}
 
@@ -365,4 +421,50 @@ CLWARP_INLINE uint take_tile(volatile global uint *counter, uint tiles, local ui
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	return *shared;
+}
+
+/*
+ * Keys of one run (unique, run-length encode, reduce by key) compare with
+ * ==, as CUB's do: for floats IEEE equality, so -0.0 equals +0.0 and a
+ * NaN equals nothing, not even itself. Floats compare on their bits, so a
+ * device that flushes denormals still tells them from zero.
+ */
+#define DEFINE_KEYS_EQUAL_INT(TY) \
+	CLWARP_OVERLOAD int keys_equal(TY a, TY b) \
+	{ \
+		return a == b; \
+	}
+#define DEFINE_KEYS_EQUAL_FLOAT(TY, BITS, NAN_ABOVE) \
+	CLWARP_OVERLOAD int keys_equal(TY a, TY b) \
+	{ \
+		BITS x = as_##BITS(a), y = as_##BITS(b); \
+		return (x == y && (BITS)(x << 1) <= (NAN_ABOVE)) || (BITS)((x | y) << 1) == 0; \
+	}
+DEFINE_KEYS_EQUAL_INT(int)
+DEFINE_KEYS_EQUAL_INT(uint)
+DEFINE_KEYS_EQUAL_INT(long)
+DEFINE_KEYS_EQUAL_INT(ulong)
+/* The bits shifted left past the sign: above these, a NaN. */
+DEFINE_KEYS_EQUAL_FLOAT(float, uint, 0xff000000u)
+CLWARP_IF_FP64(DEFINE_KEYS_EQUAL_FLOAT(double, ulong, 0xffe0000000000000ul))
+
+/*
+ * Run heads of a tile loaded by load_tile: bit k * VEC + c is set where
+ * element (k, c) is in range and starts a run (the first element, or one
+ * whose key differs from the one before). The key before a vector's first
+ * element comes from global memory (usually a cache hit).
+ */
+CLWARP_INLINE uint tile_heads(global const T *in, ulong base, ulong n, const T *a)
+{
+	uint heads = 0;
+
+	for (uint k = 0; k < ITEMS_K; k++) {
+		ulong o = base + tile_offset(k);
+		for (uint c = 0; c < VEC; c++) {
+			T prev = c > 0 ? a[k * VEC + c - 1] : o > 0 && o < n ? in[o - 1] : a[k * VEC];
+			uint head = o + c < n && (o + c == 0 || !keys_equal(a[k * VEC + c], prev));
+			heads |= head << (k * VEC + c);
+		}
+	}
+	return heads;
 }

@@ -1,48 +1,10 @@
 /* libclwarp algorithms: single-pass scan and stream compaction with
  * decoupled look-back (see common.cl). Defines from the library, beyond
  * common.cl's: INCLUSIVE (scan), PRED_KIND 1 = compact, 2 = partition
- * with clwarp_pred(x) the user's predicate (select). */
+ * with clwarp_pred(x) the user's predicate, 3 = unique: the heads of runs
+ * of equal keys (select). */
 
-/* Tile loads: full tiles with vector loads, the last one element by
- * element, padded with `pad`. Element (k, c) of work-item (warp w, lane l)
- * is tile element ((w * ITEMS_K + k) * W + l) * VEC + c: each load
- * instruction of a warp reads W * VEC consecutive elements.
- *
- * The loops are unrolled (GPU compilers do that anyway) so that neither
- * branch holds a loop: a workaround for PoCL 5.0/6.0's loop work-group
- * method (docs/algorithms.md, "PoCL 5.0 and 6.0"). PoCL puts implicit
- * barriers into loops with a uniform trip count; inside this uniform
- * if/else they made both branches end in barriers, so PoCL's barrier tail
- * replication copied everything after the join (block scan, look-back,
- * stores) once per branch. Its uniformity analysis caches verdicts by
- * instruction address and is never invalidated, so a copied instruction
- * could inherit the "uniform" verdict of a deleted one at the same heap
- * address; such a value is kept once per work-group, not per work-item,
- * and the copy for partial tiles went wrong in some builds. */
-CLWARP_INLINE ulong tile_offset(uint k)
-{
-	return ((ulong)(ALGO_WARP() * ITEMS_K + k) * CLWARP_WARP_SIZE + ALGO_LANE()) * VEC;
-}
-
-CLWARP_INLINE void load_tile(global const T *in, ulong base, ulong n, T pad, T *a)
-{
-	if (base + TILE <= n) {
-		global const T_VEC *v = (global const T_VEC *)(in + base);
-#pragma unroll
-		for (uint k = 0; k < ITEMS_K; k++) {
-			T_VEC x = v[tile_offset(k) / VEC];
-			VEC_SPLIT(a + k * VEC, x);
-		}
-	} else {
-#pragma unroll
-		for (uint k = 0; k < ITEMS_K; k++) {
-			ulong o = base + tile_offset(k);
-#pragma unroll
-			for (uint c = 0; c < VEC; c++)
-				a[k * VEC + c] = o + c < n ? in[o + c] : pad;
-		}
-	}
-}
+DEFINE_LOAD_TILE(load_tile, T, T_VEC)
 
 #ifdef INCLUSIVE
 DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ITEMS_K, VEC)
@@ -63,7 +25,7 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
 	ulong base = (ulong)tile * TILE;
-	load_tile(in, base, n, (T)(ID), a);
+	load_tile(in, base, n, (T)(ID), a, CLWARP_WARP_ARG);
 	T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
 	if (tile == 0)
 		aggregate = OP(carry, aggregate);
@@ -97,7 +59,7 @@ DEFINE_BLOCK_SCAN(block_count, uint, COUNT_ADD, 0u, warp_scan_exclusive_add, ITE
 DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
 
 /*
- * Compaction and partition. Each tile counts its selected elements,
+ * Compaction, partition and unique. Each tile counts its selected elements,
  * ranks them with a block scan, and stages them in local memory in
  * order (the rejected ones after them, for partition); the look-back over
  * the counts gives the tile's output position, and the staged elements
@@ -126,12 +88,19 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	 * barrier (see ALGO_LANE() in common.cl for the PoCL 6.0 miscompile
 	 * that lost such a value). */
 	uint first = (uint)tile_offset(0);
-	load_tile(in, base, n, (T)0, a);
+	load_tile(in, base, n, (T)0, a, CLWARP_WARP_ARG);
+#if PRED_KIND == 3
+	uint heads = tile_heads(in, base, n, a);
+#endif
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
 		for (uint c = 0; c < VEC; c++) {
 			uint valid = o + c < n;
+#if PRED_KIND == 3
+			uint s = (heads >> (k * VEC + c)) & 1u;
+#else
 			uint s = valid && clwarp_pred(a[k * VEC + c]);
+#endif
 			rank[k * VEC + c] = s;
 			selected |= s << (k * VEC + c);
 			in_range |= valid << (k * VEC + c);

@@ -1,0 +1,94 @@
+/* What the benchmarks share, C and CUDA alike: random data and medians. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_BENCH_UTIL_H
+#define CLWARP_BENCH_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static inline uint64_t
+bench_splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static inline int
+bench_by_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of v[0 .. n-1] (sorts v). */
+static inline double
+bench_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), bench_by_double);
+	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- hist-rle-bench.c and cub-hist-rle-bench.cu: the same cases and data on both sides. */
+
+enum bench_hr_kind { BENCH_HIST, BENCH_RLE };
+
+/* Histograms of uint samples uniform in [0, 2^24) with 256, 1024 and 4096
+ * bins (bin widths powers of two), of uint samples in [0, 10^6) with 256
+ * bins (a width that is not a whole number), of float samples in [0, 1)
+ * with 256 bins; run-length encoding of uint keys in runs of 1, 4 and 64
+ * on average. */
+static const struct bench_hr_case {
+	const char *op, *type;
+	enum bench_hr_kind kind;
+	unsigned param;   /* bins, or the mean run length */
+	uint32_t range;   /* uint samples: [0, range); 0: float samples in [0, 1) */
+} bench_hr_cases[] = {
+	{ "hist256", "uint", BENCH_HIST, 256, 1u << 24 },
+	{ "hist1024", "uint", BENCH_HIST, 1024, 1u << 24 },
+	{ "hist4096", "uint", BENCH_HIST, 4096, 1u << 24 },
+	{ "hist256odd", "uint", BENCH_HIST, 256, 1000000 },
+	{ "hist256", "float", BENCH_HIST, 256, 0 },
+	{ "rle1", "uint", BENCH_RLE, 1, 0 },
+	{ "rle4", "uint", BENCH_RLE, 4, 0 },
+	{ "rle64", "uint", BENCH_RLE, 64, 0 },
+};
+#define BENCH_HR_CASES (sizeof(bench_hr_cases) / sizeof(bench_hr_cases[0]))
+
+/* Histogram samples: uint uniform in [0, range), float uniform in [0, 1). */
+static inline void
+bench_hist_uint(uint32_t *out, size_t n, uint32_t range, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (uint32_t)(bench_splitmix(&seed) % range);
+}
+
+static inline void
+bench_hist_float(float *out, size_t n, uint64_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = (float)((double)(bench_splitmix(&seed) >> 40) * 0x1p-24);
+}
+
+/* Keys in runs of random length 1 .. 2 * avg - 1 (mean avg), each run's key
+ * one more than the last; returns the number of runs. */
+static inline size_t
+bench_rle_keys(uint32_t *out, size_t n, unsigned avg, uint64_t seed)
+{
+	size_t i = 0, runs = 0;
+
+	while (i < n) {
+		size_t len = 1 + (size_t)(bench_splitmix(&seed) % (2 * avg - 1));
+
+		for (size_t j = 0; j < len && i < n; j++)
+			out[i++] = (uint32_t)runs;
+		runs++;
+	}
+	return runs;
+}
+
+#endif

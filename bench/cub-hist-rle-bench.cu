@@ -1,0 +1,158 @@
+// cub::DeviceHistogram::HistogramEven and cub::DeviceRunLengthEncode::Encode
+// per size: the CUDA counterpart of hist-rle-bench.c.
+// SPDX-License-Identifier: MIT
+//
+// Usage: cub-hist-rle-bench [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--tsv FILE]
+//
+// The same data as hist-rle-bench (bench/bench-util.h, seed 42 + log2),
+// the same cases, timed with cudaEvents recorded on the stream around the
+// call; the temporary storage is allocated once per size, outside the
+// timing. Histograms count in unsigned int with the level type equal to
+// the sample type (uint or float), as clwarp_histogram does. Each result
+// is checked against the host. TSV rows: device backend op type n
+// median_ms gbps, backend "cub".
+#include <cub/cub.cuh>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "bench-util.h"
+
+#define CHECK(x)                                                                                 \
+	do {                                                                                     \
+		cudaError_t e_ = (x);                                                            \
+		if (e_ != cudaSuccess) {                                                         \
+			fprintf(stderr, "cub-hist-rle-bench: %s: %s\n", #x, cudaGetErrorString(e_)); \
+			exit(1);                                                                 \
+		}                                                                                \
+	} while (0)
+
+// One call of CUB (temp == nullptr: the size query).
+static void cub_call(const bench_hr_case &c, void *temp, size_t &temp_bytes, const uint32_t *in,
+		     uint32_t *out, uint32_t *counts, int *num, int n)
+{
+	if (c.kind == BENCH_RLE)
+		CHECK(cub::DeviceRunLengthEncode::Encode(temp, temp_bytes, in, out, counts, num, n));
+	else if (c.range)
+		CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, counts, (int)c.param + 1,
+							  0u, c.range, n));
+	else
+		CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, (const float *)in, counts,
+							  (int)c.param + 1, 0.0f, 1.0f, n));
+}
+
+static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const char *device)
+{
+	size_t n = (size_t)1 << log2n;
+	std::vector<uint32_t> h(n);
+	uint64_t seed = 42 + (uint64_t)log2n;
+	if (c.kind == BENCH_RLE)
+		bench_rle_keys(h.data(), n, c.param, seed);
+	else if (c.range)
+		bench_hist_uint(h.data(), n, c.range, seed);
+	else
+		bench_hist_float((float *)h.data(), n, seed);
+	size_t slots = c.kind == BENCH_HIST ? c.param : n;
+	uint32_t *in, *out, *counts;
+	int *num;
+	CHECK(cudaMalloc(&in, n * 4));
+	CHECK(cudaMalloc(&out, c.kind == BENCH_RLE ? n * 4 : 4));
+	CHECK(cudaMalloc(&counts, slots * 4));
+	CHECK(cudaMalloc(&num, sizeof(int)));
+	CHECK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
+	size_t temp_bytes = 0;
+	void *temp = nullptr;
+	cub_call(c, nullptr, temp_bytes, in, out, counts, num, (int)n);
+	CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
+	cudaEvent_t a, b;
+	CHECK(cudaEventCreate(&a));
+	CHECK(cudaEventCreate(&b));
+	int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
+	std::vector<double> t;
+	for (int i = -1; i < r; i++) {
+		CHECK(cudaDeviceSynchronize());
+		CHECK(cudaEventRecord(a));
+		cub_call(c, temp, temp_bytes, in, out, counts, num, (int)n);
+		CHECK(cudaEventRecord(b));
+		CHECK(cudaEventSynchronize(b));
+		float ms = 0;
+		CHECK(cudaEventElapsedTime(&ms, a, b));
+		if (i >= 0)   // the first run warms up
+			t.push_back(ms);
+	}
+	// The host's counts (the samples sit on exact bin positions: no rounding question).
+	std::vector<uint32_t> want(slots, 0), got(slots);
+	int runs = 0, got_runs = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (c.kind == BENCH_RLE) {
+			runs += i == 0 || h[i] != h[i - 1];
+			want[runs - 1]++;
+		} else if (c.range) {
+			want[(uint64_t)h[i] * c.param / c.range]++;
+		} else {
+			float f;
+			memcpy(&f, &h[i], 4);
+			want[(uint32_t)(f * (float)c.param)]++;
+		}
+	}
+	if (c.kind == BENCH_RLE) {
+		CHECK(cudaMemcpy(&got_runs, num, sizeof(int), cudaMemcpyDeviceToHost));
+		slots = (size_t)runs;
+	}
+	CHECK(cudaMemcpy(got.data(), counts, slots * 4, cudaMemcpyDeviceToHost));
+	if (got_runs != runs || memcmp(got.data(), want.data(), slots * 4) != 0) {
+		fprintf(stderr, "cub-hist-rle-bench: %s %s 2^%d: wrong result\n", c.op, c.type, log2n);
+		exit(1);
+	}
+	double med = bench_median(t.data(), (int)t.size());
+	printf("%-11s %-6s %5d %12.4f %10.1f\n", c.op, c.type, log2n, med, (double)n * 4 / med * 1e-6);
+	if (tsv)
+		fprintf(tsv, "%s\tcub\t%s\t%s\t%zu\t%.6f\t%.3f\n", device, c.op, c.type, n, med,
+			(double)n * 4 / med * 1e-6);
+	cudaFree(in);
+	cudaFree(out);
+	cudaFree(counts);
+	cudaFree(num);
+	cudaFree(temp);
+	cudaEventDestroy(a);
+	cudaEventDestroy(b);
+}
+
+int main(int argc, char **argv)
+{
+	int min_log2 = 16, max_log2 = 28, reps = 20;
+	const char *only = nullptr;
+	FILE *tsv = nullptr;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--min-log2"))
+			min_log2 = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--max-log2"))
+			max_log2 = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--reps"))
+			reps = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
+		else if (!strcmp(argv[i], "--only"))
+			only = argv[i + 1];
+		else if (!strcmp(argv[i], "--tsv") && !(tsv = fopen(argv[i + 1], "w"))) {
+			perror(argv[i + 1]);
+			return 1;
+		}
+	}
+	setvbuf(stdout, nullptr, _IOLBF, 0);
+	cudaDeviceProp prop;
+	CHECK(cudaGetDeviceProperties(&prop, 0));
+	printf("device: %s (CUB %d.%d.%d)\n", prop.name, CUB_VERSION / 100000,
+	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
+	printf("%-11s %-6s %5s %12s %10s\n", "op", "type", "log2", "median ms", "GB/s");
+	for (const bench_hr_case &c : bench_hr_cases) {
+		if (only && strcmp(only, c.op) != 0)
+			continue;
+		for (int l = min_log2; l <= max_log2; l += 2)
+			run(c, l, reps, tsv, prop.name);
+	}
+	if (tsv)
+		fclose(tsv);
+	return 0;
+}

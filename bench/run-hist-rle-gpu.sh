@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# On an NVIDIA GPU machine: hist-rle-bench (libclwarp, OpenCL) beside cub-hist-rle-bench (CUB), and the ratios.
+# SPDX-License-Identifier: MIT
+#
+# Usage (from anywhere): bash bench/run-hist-rle-gpu.sh
+# Knobs: OUT (default ./bench-out), BUILD (default build-bench-gpu), MAX_LOG2
+# (default 28), REPS (default 10), ARCH (nvcc -arch, default sm_90).
+# Writes $OUT/hist-rle-clwarp.tsv, $OUT/hist-rle-cub.tsv and
+# $OUT/hist-rle-ratios.txt: per case and size, both medians and CUB's time
+# over libclwarp's (1.0 is CUB's speed, higher is faster). Both sides time
+# the call alone on the GPU's timeline (cudaEvents; OpenCL profiling from a
+# marker before the call), and both check every result against the host.
+set -uo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+OUT=${OUT:-bench-out}
+BUILD=${BUILD:-build-bench-gpu}
+MAX_LOG2=${MAX_LOG2:-28}
+REPS=${REPS:-10}
+ARCH=${ARCH:-sm_90}
+mkdir -p "$OUT" "$BUILD-cuda"
+status=0
+
+[ -f .device/opencl-env.sh ] && source .device/opencl-env.sh
+case $BUILD in
+/*) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$BUILD/clwarp-cache} ;;
+*) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$PWD/$BUILD/clwarp-cache} ;;
+esac
+( nvcc -O3 -arch="$ARCH" -std=c++17 -Ibench bench/cub-hist-rle-bench.cu \
+	-o "$BUILD-cuda/cub-hist-rle-bench" ) &
+nvcc_pid=$!
+[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD" -Dtests=false -Dbench=true >/dev/null || status=1
+ninja -C "$BUILD" bench/hist-rle-bench || status=1
+wait "$nvcc_pid" || { echo "run-hist-rle-gpu: nvcc failed"; status=1; }
+
+timeout 300 "$BUILD/bench/hist-rle-bench" --device gpu --max-log2 "$MAX_LOG2" --reps "$REPS" \
+	--tsv "$OUT/hist-rle-clwarp.tsv" || { echo "run-hist-rle-gpu: hist-rle-bench exited with $?"; status=1; }
+timeout 200 "$BUILD-cuda/cub-hist-rle-bench" --max-log2 "$MAX_LOG2" --reps "$REPS" \
+	--tsv "$OUT/hist-rle-cub.tsv" || { echo "run-hist-rle-gpu: cub-hist-rle-bench exited with $?"; status=1; }
+
+# op type n: CUB's median / libclwarp's median.
+awk -F'\t' 'FNR == NR { cub[$3 " " $4 " " $5] = $6; next }
+	($3 " " $4 " " $5) in cub {
+		printf "%-11s %-6s 2^%-3d libclwarp %9.4f ms  CUB %9.4f ms  libclwarp/CUB speed %.3f\n",
+			$3, $4, log($5) / log(2) + 0.5, $6, cub[$3 " " $4 " " $5], cub[$3 " " $4 " " $5] / $6
+	}' "$OUT/hist-rle-cub.tsv" "$OUT/hist-rle-clwarp.tsv" | tee "$OUT/hist-rle-ratios.txt"
+exit $status

@@ -1,0 +1,181 @@
+/* Histogram with even bins: clwarp_histogram (kernels/algorithms/histogram.cl). */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "algo.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "clwarp/algorithms.h"
+#include "error.h"
+
+/* What hist_bin (histogram.cl) needs besides the bounds: see there. */
+struct hist_params {
+	cl_ulong lower, upper;  /* bits, zero-extended */
+	cl_ulong p;
+	cl_uint mode;
+};
+
+/* The bits of one element of `type` at p, zero-extended. */
+static cl_ulong
+load_bits(clwarp_type type, const void *p)
+{
+	uint32_t b32;
+	uint64_t b64;
+
+	if (algo_types[type].size == 4) {
+		memcpy(&b32, p, 4);
+		return b32;
+	}
+	memcpy(&b64, p, 8);
+	return b64;
+}
+
+/*
+ * Integers: the exact bin is floor(d * bins / range), d = x - lower. Where
+ * range is a multiple of bins the width w = range / bins is whole and the
+ * bin is floor(d / w): a shift for a power of two (mode 0), a division
+ * (mode 1). Otherwise d * bins / range in 64 bits (mode 2), which
+ * overflows only for 64-bit types with range > 2^64 / bins: then a long
+ * division (mode 3).
+ */
+static clwarp_status
+integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, size_t bins,
+	       struct hist_params *hp)
+{
+	bool wide = algo_types[type].size == 8;
+	bool is_signed = type == CLWARP_TYPE_INT || type == CLWARP_TYPE_LONG;
+	cl_ulong range = wide ? upper - lower : (cl_ulong)(uint32_t)(upper - lower);
+	bool ordered;
+
+	if (is_signed)
+		ordered = wide ? (int64_t)lower < (int64_t)upper : (int32_t)lower < (int32_t)upper;
+	else
+		ordered = lower < upper;
+	if (!ordered)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s: the range [lower, upper) is empty: lower must be below upper", fn);
+	if (range % bins == 0 && ((range / bins) & (range / bins - 1)) == 0) {
+		hp->mode = 0;
+		for (hp->p = 0; (cl_ulong)1 << hp->p < range / bins; hp->p++)
+			;
+	} else if (range % bins == 0) {
+		hp->mode = 1;
+		hp->p = range / bins;
+	} else {
+		hp->mode = wide && range > UINT64_MAX / bins ? 3 : 2;
+		hp->p = range;
+	}
+	return CLWARP_OK;
+}
+
+/*
+ * Floats: CUB's scale, bins / (upper - lower) rounded to the type, both
+ * steps in the type, as CUB's host code computes it. Bounds that are not
+ * finite, or a difference or scale that overflows, would put every sample
+ * in one bin or none: refused.
+ */
+static clwarp_status
+float_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, size_t bins,
+	     struct hist_params *hp)
+{
+	bool ok;
+
+	if (type == CLWARP_TYPE_FLOAT) {
+		uint32_t l32 = (uint32_t)lower, u32 = (uint32_t)upper, s32;
+		float lo, hi, range, scale;
+
+		memcpy(&lo, &l32, 4);
+		memcpy(&hi, &u32, 4);
+		range = hi - lo;
+		scale = (float)bins / range;
+		ok = isfinite(lo) && isfinite(hi) && lo < hi && isfinite(range) && isfinite(scale);
+		memcpy(&s32, &scale, 4);
+		hp->p = s32;
+	} else {
+		double lo, hi, range, scale;
+
+		memcpy(&lo, &lower, 8);
+		memcpy(&hi, &upper, 8);
+		range = hi - lo;
+		scale = (double)bins / range;
+		ok = isfinite(lo) && isfinite(hi) && lo < hi && isfinite(range) && isfinite(scale);
+		memcpy(&hp->p, &scale, 8);
+	}
+	hp->mode = 0;
+	if (!ok)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s: lower and upper must be finite with lower < upper, and upper - lower and bins / (upper - lower) finite in %s",
+				 fn, algo_types[type].name);
+	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, size_t bins,
+		 const void *lower, const void *upper, cl_mem counts, cl_event *event)
+{
+	static const char fn[] = "clwarp_histogram";
+	struct hist_params hp = { 0 };
+	struct algo_call c;
+	size_t bytes = 0, tile, tiles, groups, most;
+	bool shared;
+	clwarp_status status;
+
+	clear_error();
+	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
+	if (status == CLWARP_OK)
+		status = algo_check_count_n(fn, n);
+	if (status == CLWARP_OK && bins == 0)
+		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: bins must be at least 1", fn);
+	if (status == CLWARP_OK && bins > UINT32_MAX - 1)
+		status = set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu bins; at most 2^32 - 2", fn, bins);
+	if (status == CLWARP_OK && (!lower || !upper))
+		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				   "%s: `lower` and `upper` must point at one %s each", fn,
+				   algo_types[type].name);
+	if (status != CLWARP_OK)
+		return status;
+	hp.lower = load_bits(type, lower);
+	hp.upper = load_bits(type, upper);
+	status = algo_types[type].is_float ? float_params(fn, type, hp.lower, hp.upper, bins, &hp)
+					   : integer_params(fn, type, hp.lower, hp.upper, bins, &hp);
+	if (status == CLWARP_OK)
+		status = algo_checked_bytes(fn, n, algo_types[type].size, &bytes);
+	if (status == CLWARP_OK && n > 0)
+		status = algo_check_buffer(fn, engine, in, "in", bytes);
+	if (status == CLWARP_OK)
+		status = algo_check_buffer(fn, engine, counts, "counts", bins * sizeof(cl_uint));
+	if (status == CLWARP_OK && n > 0) {
+		const cl_mem buffers[] = { in, counts };
+		const char *const names[] = { "in", "counts" };
+
+		status = algo_check_distinct(fn, buffers, names, 2, 1);
+	}
+	if (status != CLWARP_OK)
+		return status;
+
+	status = algo_call_begin(&c, fn, engine, ALGO_HISTOGRAM, type, CLWARP_OP_ADD, 0, NULL, -1,
+				 event);
+	if (status == CLWARP_OK)
+		status = algo_call_launch(&c, 0, bins, "bu", counts, (cl_uint)bins);
+	if (status != CLWARP_OK || n == 0)
+		return algo_call_end(&c, status, event);
+	/*
+	 * A grid of work-groups strides over the tiles. Counting in local
+	 * memory costs each work-group a clear and a merge of `bins` counters:
+	 * give each at least 4 samples per bin.
+	 */
+	shared = bins <= c.v->local_bins;
+	tile = c.v->wg * c.v->vectors * (16 / algo_types[type].size);
+	tiles = n / tile + (n % tile != 0);
+	groups = shared && bins * 4 > tile ? n / (bins * 4) + 1 : tiles;
+	most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
+	if (groups > most)
+		groups = most;
+	if (groups > tiles)
+		groups = tiles;
+	status = algo_call_launch(&c, shared ? 1 : 2, groups * c.v->wg, "blllluub", in, (cl_ulong)n,
+				  hp.lower, hp.upper, hp.p, hp.mode, (cl_uint)bins, counts);
+	return algo_call_end(&c, status, event);
+}

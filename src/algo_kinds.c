@@ -1,0 +1,210 @@
+/* Device-wide algorithms: what differs by kind of variant, its work-group
+ * shape and the defines its kernel file reads beyond common.cl's. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "algo.h"
+
+#include "error.h"
+#include "util.h"
+
+/* The sort's key defines (sort.cl): the bits type and the kind of order. */
+static void
+sort_defines(const struct algo_variant *v, struct strbuf *out)
+{
+	const struct type_desc *t = &algo_types[v->type];
+	const char *kb = t->size == 8 ? "ulong" : "uint";
+	size_t stage = t->size;
+	int order = t->is_float ? 2 : (v->type == CLWARP_TYPE_INT || v->type == CLWARP_TYPE_LONG);
+
+	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
+			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
+			   "#define SORT_ITEMS %u\n",
+		      t->name, kb, 8 * t->size, t->name, kb, order, v->vectors);
+	if (v->value_type >= 0) {
+		size_t vsize = algo_types[v->value_type].size;
+
+		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", vsize == 8 ? "ulong" : "uint");
+		if (vsize > stage)
+			stage = vsize;
+	} else {
+		strbuf_puts(out, "#define VB uint\n");
+	}
+	strbuf_printf(out, "#define STAGE_T %s\n", stage == 8 ? "ulong" : "uint");
+}
+
+/* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
+ * local backend's scratch. */
+static size_t
+sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
+{
+	return 256 * (wg / warp_size) * 4 + wg * items * stage + (2 * 256 + 1) * 4 +
+	       (wg / warp_size) * 4 + 4 + wg * 8;
+}
+
+/* The sort's work-group and tile: 256 work-items (one per digit) and
+ * sort_items keys each (16), half that for 8-byte keys or values, fewer
+ * where local memory is short. */
+static clwarp_status
+sort_shape(const clwarp_engine *engine, const struct algorithms *a,
+	   const struct backend_config *config, struct algo_variant *v)
+{
+	size_t stage = algo_types[v->type].size;
+	size_t wg = a->wg < 256 ? a->wg : 256;
+	unsigned items;
+
+	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
+		stage = algo_types[v->value_type].size;
+	items = stage == 8 ? a->tuning.sort_items / 2 : a->tuning.sort_items;
+	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
+		if (items > 4)
+			items /= 2;
+		else if (wg / 2 >= config->warp_size && wg > 32)
+			wg /= 2;
+		else if (items > 1)
+			items /= 2;
+		else
+			return set_error(CLWARP_ERROR_TOO_LARGE,
+					 "sorting needs %zu bytes of local memory per work-group; %s has %llu",
+					 sort_local_bytes(wg, items, config->warp_size, stage),
+					 engine->info.name, (unsigned long long)engine->info.local_mem_size);
+	}
+	v->wg = wg;
+	v->vectors = items;
+	return CLWARP_OK;
+}
+
+/* Run-length encode and reduce by key (runs.cl): the values' type, an
+ * exact identity of their operation, and the look-back pair. Run-length
+ * encoding sums uint ones. */
+static void
+runs_defines(const struct algo_variant *v, unsigned vec, struct strbuf *out)
+{
+	clwarp_type vt = v->value_type >= 0 ? (clwarp_type)v->value_type : CLWARP_TYPE_UINT;
+	const struct type_desc *t = &algo_types[vt];
+	const char *bits = t->size == 8 ? "ulong" : "uint";
+	const char *id, *fn = v->op == CLWARP_OP_MIN ? "min" : "max";
+
+	/* -0.0 + x is x for every x, +0.0 + -0.0 is not; fmin(NaN, x) is x. */
+	if (v->op == CLWARP_OP_ADD)
+		id = !t->is_float ? "0" : t->size == 8 ? "-0.0" : "-0.0f";
+	else if (t->is_float)
+		id = t->size == 8 ? "(double)NAN" : "NAN";
+	else
+		id = v->op == CLWARP_OP_MIN ? t->min_identity : t->max_identity;
+	strbuf_printf(out, "#define V %s\n#define V_VEC %s%u\n#define AS_V as_%s\n#define AS_VB as_%s\n"
+			   "#define V_ID (%s)\n#define PAIR %s2\n#define PAIR_N %s\n#define PAIR_BYTES %zu\n",
+		      t->name, t->name, vec, t->name, bits, id, bits, bits, 2 * t->size);
+	if (v->op == CLWARP_OP_ADD)
+		strbuf_puts(out, "#define V_OP(a, b) ((a) + (b))\n");
+	else
+		strbuf_printf(out, "#define V_OP(a, b) %s%s((a), (b))\n", t->is_float ? "f" : "", fn);
+	if (v->value_type >= 0)
+		strbuf_puts(out, "#define HAS_VALUES 1\n");
+}
+
+static void
+histogram_defines(const struct algo_variant *v, struct strbuf *out)
+{
+	const struct type_desc *t = &algo_types[v->type];
+	const char *kb = t->size == 8 ? "ulong" : "uint";
+
+	strbuf_printf(out, "#define KB %s\n#define AS_KB as_%s\n#define AS_T as_%s\n#define KEY_BITS %zu\n"
+			   "#define HIST_FLOAT %d\n#define HIST_LOCAL_BINS %u\n",
+		      kb, kb, t->name, 8 * t->size, t->is_float ? 1 : 0,
+		      v->local_bins ? v->local_bins : 1u);
+}
+
+/* Elements per 16-byte vector: runs load keys and values in vectors of
+ * the same length, so that fits the wider of the two. */
+unsigned
+algo_kind_vec(const struct algo_variant *v)
+{
+	size_t size = algo_types[v->type].size;
+
+	if (v->kind == ALGO_RUNS && v->value_type >= 0 && algo_types[v->value_type].size > size)
+		size = algo_types[v->value_type].size;
+	return (unsigned)(16 / size);
+}
+
+void
+algo_kind_defines(const struct algo_variant *v, struct strbuf *out)
+{
+	switch (v->kind) {
+	case ALGO_REDUCE:
+		break;
+	case ALGO_SCAN:
+		strbuf_printf(out, "#define INCLUSIVE %d\n", v->inclusive ? 1 : 0);
+		break;
+	case ALGO_COMPACT:
+	case ALGO_PARTITION:
+	case ALGO_UNIQUE:
+		strbuf_printf(out, "#define PRED_KIND %d\n",
+			      v->kind == ALGO_COMPACT ? 1 : v->kind == ALGO_PARTITION ? 2 : 3);
+		break;
+	case ALGO_ROWS_REDUCE:
+	case ALGO_ROWS_SCAN:
+	case ALGO_SOFTMAX:
+		strbuf_printf(out, "#define ROWS_KIND %d\n#define INCLUSIVE %d\n#define SEG_STEPS %u\n",
+			      v->kind == ALGO_ROWS_REDUCE ? 1 : v->kind == ALGO_ROWS_SCAN ? 2 : 3,
+			      v->inclusive ? 1 : 0, ROWS_SEG_STEPS);
+		break;
+	case ALGO_SORT:
+		sort_defines(v, out);
+		break;
+	case ALGO_RUNS:
+		runs_defines(v, algo_kind_vec(v), out);
+		break;
+	case ALGO_HISTOGRAM:
+		histogram_defines(v, out);
+		break;
+	}
+}
+
+/*
+ * The histogram counts in local memory up to histogram_bins bins (4096,
+ * 16 KiB), fewer where the device's local memory, less the local backend's
+ * scratch, is smaller.
+ */
+static void
+histogram_shape(const clwarp_engine *engine, const struct algorithms *a, struct algo_variant *v)
+{
+	size_t scratch = v->wg * 8 + 64 + 256;
+	size_t fit = engine->info.local_mem_size > scratch ?
+		     (size_t)(engine->info.local_mem_size - scratch) / 4 : 0;
+
+	v->local_bins = a->tuning.histogram_bins < fit ? a->tuning.histogram_bins : (unsigned)fit;
+}
+
+clwarp_status
+algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
+		const struct backend_config *config, struct algo_variant *v)
+{
+	switch (v->kind) {
+	case ALGO_SORT:
+		return sort_shape(engine, a, config, v);
+	case ALGO_SCAN:
+		v->wg = a->tuning.scan_wg;
+		v->vectors = a->tuning.scan_vectors;
+		break;
+	case ALGO_RUNS:
+		v->wg = a->tuning.scan_wg;
+		v->vectors = a->tuning.runs_vectors;
+		break;
+	case ALGO_COMPACT:
+	case ALGO_PARTITION:
+	case ALGO_UNIQUE:
+		v->wg = a->tuning.select_wg;
+		v->vectors = a->tuning.select_vectors;
+		break;
+	case ALGO_HISTOGRAM:
+		v->wg = a->wg;
+		v->vectors = HIST_VECTORS;
+		histogram_shape(engine, a, v);
+		break;
+	default:
+		v->wg = a->wg;
+		v->vectors = 1;  /* unused */
+		break;
+	}
+	return CLWARP_OK;
+}

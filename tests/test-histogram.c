@@ -1,0 +1,441 @@
+/* Histogram against a host reference: every sample type, integer edge
+ * values and every way the bin is computed, float ranges with NaN, zeros,
+ * infinities and denormals, bins counted in local and in global memory,
+ * size classes, and the argument checks. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <float.h>
+#include <limits.h>
+
+#include "algo-testutil.h"
+
+/*
+ * The reference bin of an integer is floor((x - lower) * bins / (upper -
+ * lower)) in 128-bit arithmetic; of a float, the documented formula
+ * (CUB's) in the type, which is checked to be within one bin of the exact
+ * quotient (long double).
+ */
+
+enum pattern {
+	PATTERN_WIDE,      /* anywhere in the type (integers) or around the range (floats) */
+	PATTERN_EDGES,     /* the bounds, their neighbours, bin edges, the type's extremes, NaN */
+	PATTERN_CONSTANT,  /* one value in range: whole warps count one bin */
+	PATTERN_SORTED,    /* ascending through the range */
+};
+
+/* 128-bit integers (gcc and clang): exact products of 64-bit ranges. */
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
+struct range {
+	uint64_t lower, upper;   /* bits of one element */
+};
+
+static int64_t
+ref_bin(clwarp_type t, uint64_t x, struct range r, size_t bins)
+{
+	if (!is_float(t)) {
+		i128 v, lo, hi;
+
+		if (is_signed(t)) {
+			v = bits_to_signed(t, x);
+			lo = bits_to_signed(t, r.lower);
+			hi = bits_to_signed(t, r.upper);
+		} else {
+			v = x;
+			lo = r.lower;
+			hi = r.upper;
+		}
+		if (v < lo || v >= hi)
+			return -1;
+		return (int64_t)((u128)(v - lo) * bins / (u128)(hi - lo));
+	}
+
+	double xd = bits_to_double(t, x), lo = bits_to_double(t, r.lower);
+	double hi = bits_to_double(t, r.upper);
+	uint64_t b;
+
+	if (!(xd >= lo && xd < hi))
+		return -1;
+	if (t == CLWARP_TYPE_FLOAT) {
+		float scale = (float)bins / ((float)hi - (float)lo);
+		float v = ((float)xd - (float)lo) * scale;
+
+		b = v < (float)bins ? (uint64_t)v : bins;
+	} else {
+		double scale = (double)bins / (hi - lo);
+		double v = (xd - lo) * scale;
+
+		b = v < (double)bins ? (uint64_t)v : bins;
+	}
+	if (b >= bins)
+		b = bins - 1;
+	long double exact = floorl(((long double)xd - lo) * bins / ((long double)hi - lo));
+
+	ck_assert_msg(fabsl((long double)b - exact) <= 1, "bin %llu of %g is off the exact %Lg",
+		      (unsigned long long)b, xd, exact);
+	return (int64_t)b;
+}
+
+/* The bits of `v` in [lower, upper), v counted from lower (mod range). */
+static uint64_t
+in_range(clwarp_type t, struct range r, uint64_t v)
+{
+	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	uint64_t range = (r.upper - r.lower) & mask;
+
+	return (r.lower + v % range) & mask;
+}
+
+static void
+make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *out, size_t n,
+	     uint64_t seed)
+{
+	size_t size = clwarp_type_size(t);
+	uint64_t rng = seed, mask = size == 4 ? 0xffffffffull : ~0ull;
+	double lo = is_float(t) ? bits_to_double(t, r.lower) : 0;
+	double hi = is_float(t) ? bits_to_double(t, r.upper) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t x = next_random(&rng), s;
+
+		if (p == PATTERN_CONSTANT) {
+			s = is_float(t) ? double_to_bits(t, lo + (hi - lo) / 3) : in_range(t, r, seed);
+		} else if (p == PATTERN_SORTED) {
+			s = is_float(t) ? double_to_bits(t, lo + (hi - lo) * (double)i / (double)n)
+					: in_range(t, r, (uint64_t)((double)i / (double)n *
+								  (double)((r.upper - r.lower) & mask)));
+		} else if (is_float(t) && p == PATTERN_WIDE) {
+			/* Mostly in range, some a quarter of the range beyond each end. */
+			s = double_to_bits(t, lo + (hi - lo) * ((double)(x >> 11) * 0x1p-53 * 1.5 - 0.25));
+		} else if (is_float(t)) {
+			static const double special[] = { NAN, -NAN, 0.0, -0.0, INFINITY, -INFINITY,
+							  FLT_MAX, -FLT_MAX, 1e-40, -1e-40 };
+			double edge = lo + (hi - lo) * (double)(x % (bins + 1)) / (double)bins;
+
+			switch ((x >> 32) % 6) {
+			case 0: s = double_to_bits(t, special[(x >> 40) % 10]); break;
+			case 1: s = r.lower + ((x >> 40) % 3) - 1; break;  /* the bits around lower */
+			case 2: s = r.upper + ((x >> 40) % 3) - 1; break;
+			case 3: s = double_to_bits(t, nextafter(edge, (x >> 40) % 2 ? INFINITY : -INFINITY)); break;
+			default: s = double_to_bits(t, edge); break;
+			}
+			s &= mask;   /* lower - 1 of 0.0 is a NaN: fine */
+		} else if (p == PATTERN_WIDE) {
+			s = x & mask;
+		} else {
+			/* Integer edges: the bounds +-1, the type's ends, bin starts. */
+			uint64_t top = is_signed(t) ? mask >> 1 : mask, bottom = is_signed(t) ? ~top & mask : 0;
+			uint64_t edges[] = { r.lower - 1, r.lower, r.lower + 1, r.upper - 1, r.upper,
+					     r.upper + 1, top, bottom, top - 1, bottom + 1 };
+
+			if ((x >> 32) % 3 == 0)
+				s = edges[(x >> 40) % 10] & mask;
+			else   /* near the start of a random bin */
+				s = (in_range(t, r, (uint64_t)((double)(x % bins) / (double)bins *
+							     (double)((r.upper - r.lower) & mask))) +
+				     (x >> 40) % 3 - 1) & mask;
+		}
+		set_bits(out, size, i, s);
+	}
+}
+
+/* One histogram, every bin compared with the reference. */
+static void
+check_histogram(clwarp_engine *e, clwarp_type t, size_t n, size_t bins, struct range r,
+		enum pattern p, uint64_t seed)
+{
+	size_t size = clwarp_type_size(t);
+	uint8_t *samples = malloc(n * size + 8);
+	uint32_t *ref = calloc(bins, 4), *got;
+	cl_mem in, counts;
+
+	ck_assert(samples && ref);
+	make_samples(t, p, r, bins, samples, n, seed);
+	for (size_t i = 0; i < n; i++) {
+		int64_t b = ref_bin(t, get_bits(samples, size, i), r, bins);
+
+		if (b >= 0)
+			ref[b]++;
+	}
+	in = device_copy(e, samples, n * size);
+	counts = device_copy(e, NULL, bins * 4);   /* 0xA5...: every bin must be written */
+	ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &r.lower, &r.upper, counts, NULL));
+	got = device_read(e, counts, bins * 4);
+	for (size_t b = 0; b < bins; b++) {
+		/* ck_assert_* costs a pipe write per call (Check's fork mode). */
+		if (got[b] != ref[b])
+			ck_abort_msg("%s, n %zu, %zu bins over [0x%llx, 0x%llx), pattern %d: bin %zu holds %u, expected %u",
+				     type_names[t], n, bins, (unsigned long long)r.lower,
+				     (unsigned long long)r.upper, (int)p, b, got[b], ref[b]);
+	}
+	free(got);
+	free(samples);
+	free(ref);
+	clReleaseMemObject(in);
+	clReleaseMemObject(counts);
+}
+
+/* The range of bits of an integer type or of float values. */
+static struct range
+int_range(clwarp_type t, int64_t lower, int64_t upper)
+{
+	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	struct range r = { (uint64_t)lower & mask, (uint64_t)upper & mask };
+
+	return r;
+}
+
+static struct range
+float_range(clwarp_type t, double lower, double upper)
+{
+	struct range r = { double_to_bits(t, lower), double_to_bits(t, upper) };
+
+	return r;
+}
+
+/* The type's whole range but its largest value: [MIN, MAX). */
+static struct range
+full_range(clwarp_type t)
+{
+	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	struct range r = { 0, mask };
+
+	if (is_signed(t)) {
+		r.lower = ~(mask >> 1) & mask;
+		r.upper = mask >> 1;
+	}
+	return r;
+}
+
+/* Ranges per type that take every way of computing the bin, each with
+ * bins 1, a few, 256 and 5000 (over the local-memory histogram's 4096). */
+static size_t
+ranges_for(clwarp_type t, struct range *out, size_t *bins)
+{
+	size_t k = 0;
+
+	if (t == CLWARP_TYPE_FLOAT || t == CLWARP_TYPE_DOUBLE) {
+		out[k] = float_range(t, -1.0, 1.0), bins[k++] = 256;
+		out[k] = float_range(t, -1.0, 1.0), bins[k++] = 5000;
+		out[k] = float_range(t, 0.0, 1e-3), bins[k++] = 3;
+		out[k] = float_range(t, -1e38, 1e38), bins[k++] = 7;
+		out[k] = float_range(t, 0.0, 1e-37), bins[k++] = 4;   /* denormal samples */
+		out[k] = float_range(t, 2.5, 3.0), bins[k++] = 1;
+		return k;
+	}
+	bool sig = is_signed(t);
+
+	out[k] = full_range(t), bins[k++] = 1;
+	out[k] = full_range(t), bins[k++] = 7;     /* 64-bit: the long division */
+	out[k] = full_range(t), bins[k++] = 256;
+	out[k] = full_range(t), bins[k++] = 5000;
+	out[k] = int_range(t, sig ? -100 : 100, sig ? 156 : 356), bins[k++] = 16;  /* width 16 */
+	out[k] = int_range(t, 10, 1010), bins[k++] = 100;                            /* width 10 */
+	out[k] = int_range(t, sig ? -1000 : 0, 1001), bins[k++] = 7;
+	out[k] = int_range(t, 3, 5), bins[k++] = 5000;                               /* bins > range */
+	return k;
+}
+
+static size_t
+tile_of(clwarp_type t)
+{
+	return 256 * 4 * (16 / clwarp_type_size(t));
+}
+
+static clwarp_type
+type_at(clwarp_engine *e, int i)
+{
+	clwarp_type t = (clwarp_type)i;
+
+	return t == CLWARP_TYPE_DOUBLE && !has_fp64(e) ? CLWARP_TYPE_FLOAT : t;
+}
+
+/* ------------------------------------------------------------ tests */
+
+/* Every range and bin count of the type, at a few tiles. */
+START_TEST(test_histogram_ranges)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_type t = type_at(e, _i);
+	struct range ranges[16];
+	size_t bins[16], count = ranges_for(t, ranges, bins);
+	size_t n = quick ? tile_of(t) + 7 : 3 * tile_of(t) + 5;
+
+	for (size_t k = 0; k < count; k++) {
+		check_histogram(e, t, n, bins[k], ranges[k], PATTERN_WIDE, 1 + k);
+		if (!quick || k % 2)
+			check_histogram(e, t, n, bins[k], ranges[k], PATTERN_EDGES, 100 + k);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Sizes 0, 1, around the warp, a non-power of two, around a tile, several
+ * tiles, large; 256 bins (local memory) and 5000 (global). */
+START_TEST(test_histogram_sizes)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	clwarp_type t = type_at(e, _i);
+	size_t w = warp_of(e), tile = tile_of(t);
+	size_t sizes[] = { 0, 1, w > 1 ? w - 1 : 2, w + 1, 1000, tile - 1, tile + 1, 3 * tile + 5,
+			   (1u << 20) + 3 };
+	struct range r = is_float(t) ? float_range(t, -1.0, 1.0) : int_range(t, -5000, 5000);
+
+	if (!is_float(t) && !is_signed(t))
+		r = int_range(t, 1000, 11000);
+	for (size_t s = 0; s < (quick ? 8 : 9); s++) {
+		if (quick && s % 2)
+			continue;
+		check_histogram(e, t, sizes[s], 256, r, PATTERN_WIDE, 10 + s);
+		if (s % 3 == 1)
+			check_histogram(e, t, sizes[s], 5000, r, PATTERN_EDGES, 20 + s);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Constant and sorted samples: whole warps on one bin (one atomic per
+ * warp), also in a partial last tile. */
+START_TEST(test_histogram_patterns)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT };
+
+	for (size_t i = 0; i < 2; i++) {
+		clwarp_type t = types[i];
+		struct range r = is_float(t) ? float_range(t, 0.0, 10.0) : int_range(t, -10, 30);
+		size_t n = quick ? tile_of(t) + 77 : 5 * tile_of(t) + 77;
+
+		check_histogram(e, t, n, 40, r, PATTERN_CONSTANT, 3);
+		check_histogram(e, t, n, 40, r, PATTERN_SORTED, 4);
+		check_histogram(e, t, n, 5000, r, PATTERN_CONSTANT, 5);
+		check_histogram(e, t, n, 5000, r, PATTERN_SORTED, 6);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* A few small histograms that take every kernel path: cheap enough for
+ * Oclgrind. */
+START_TEST(test_histogram_small)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	cl_event ev = NULL;
+	cl_mem buf = device_copy(e, NULL, 64);
+	uint32_t lo = 0, hi = 10, got[16];
+
+	check_histogram(e, CLWARP_TYPE_UINT, tile_of(CLWARP_TYPE_UINT) + 3, 7,
+			int_range(CLWARP_TYPE_UINT, 0, 1000), PATTERN_EDGES, 1);
+	check_histogram(e, CLWARP_TYPE_FLOAT, 300, 10, float_range(CLWARP_TYPE_FLOAT, -1.0, 1.0),
+			PATTERN_EDGES, 2);
+	check_histogram(e, CLWARP_TYPE_LONG, 2 * tile_of(CLWARP_TYPE_LONG) + 1, 7,
+			full_range(CLWARP_TYPE_LONG), PATTERN_WIDE, 3);
+	check_histogram(e, CLWARP_TYPE_INT, 100, 5000, int_range(CLWARP_TYPE_INT, -7, 9000),
+			PATTERN_SORTED, 4);
+	check_histogram(e, CLWARP_TYPE_INT, 0, 3, int_range(CLWARP_TYPE_INT, -7, 9), PATTERN_WIDE, 5);
+	/* With an event, twice: the counts are overwritten, not added to. */
+	for (int k = 0; k < 2; k++) {
+		cl_mem in = device_copy(e, (uint32_t[4]){ 1, 1, 3, 12 }, 16);
+
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UINT, in, 4, 10, &lo, &hi, buf, &ev));
+		ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+		clReleaseEvent(ev);
+		clReleaseMemObject(in);
+	}
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, 64, got));
+	ck_assert_uint_eq(got[1], 2);
+	ck_assert_uint_eq(got[3], 1);
+	ck_assert_uint_eq(got[0] + got[2] + got[4] + got[9], 0);
+	ck_assert_uint_eq(got[10], 0xA5A5A5A5u);   /* past the bins: untouched */
+	clReleaseMemObject(buf);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* The local backend at a narrow and a wide warp. */
+START_TEST(test_histogram_local_widths)
+{
+	static const unsigned widths[] = { 8, 64 };
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_LOCAL, widths[_i]);
+
+	check_histogram(e, CLWARP_TYPE_INT, 3 * tile_of(CLWARP_TYPE_INT) + 5, 100,
+			int_range(CLWARP_TYPE_INT, -1000, 1001), PATTERN_EDGES, 1);
+	check_histogram(e, CLWARP_TYPE_INT, tile_of(CLWARP_TYPE_INT) + 77, 5000,
+			int_range(CLWARP_TYPE_INT, -10, 30), PATTERN_CONSTANT, 2);
+	check_histogram(e, CLWARP_TYPE_INT, tile_of(CLWARP_TYPE_INT) - 1, 40,
+			int_range(CLWARP_TYPE_INT, -10, 30), PATTERN_SORTED, 3);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_histogram_errors)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	cl_mem in = device_copy(e, NULL, 400), counts = device_copy(e, NULL, 40);
+	int32_t lo = 0, hi = 10, lo2 = 10;
+	float flo = 0, fhi = 1, fnan = NAN, finf = INFINITY, fmax = FLT_MAX, fmin = -FLT_MAX;
+	double dlo = 0, dhi = 1;
+
+	ck_assert_error(clwarp_histogram(NULL, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
+	ck_assert_error(clwarp_histogram(e, (clwarp_type)6, in, 100, 10, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 6");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 0, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_histogram: bins must be at least 1");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, (size_t)1 << 32, &lo, &hi,
+					 counts, NULL),
+			CLWARP_ERROR_TOO_LARGE, "4294967296 bins");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, NULL, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "`lower` and `upper` must point at one int each");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, &lo2, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fhi, &flo, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "lower and upper must be finite with lower < upper");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fnan, &fhi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "must be finite");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &flo, &finf, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "must be finite");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fmin, &fmax, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "upper - lower and bins / (upper - lower) finite in float");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 101, 10, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 404");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 11, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `counts` holds 40 bytes; the call needs 44");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, in, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "`in` and `counts` must be different buffers");
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, (size_t)1 << 32, 10, &lo, &hi,
+					 counts, NULL),
+			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
+	if (!has_fp64(e))
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_DOUBLE, in, 10, 10, &dlo, &dhi, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "double needs cl_khr_fp64");
+	/* n == 0 needs no samples and clears the counts. */
+	ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_INT, NULL, 0, 10, &lo, &hi, counts, NULL));
+	clReleaseMemObject(in);
+	clReleaseMemObject(counts);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("histogram", &tc);
+
+	test_read_quick();
+	tcase_set_timeout(tc, quick ? 3000 : 600);
+	ADD_TEST(tc, test_histogram_errors);
+	ADD_TEST(tc, test_histogram_small);
+	if (test_wanted("test_histogram_ranges"))
+		tcase_add_loop_test(tc, test_histogram_ranges, 0, CLWARP_TYPE_DOUBLE + 1);
+	if (test_wanted("test_histogram_sizes"))
+		tcase_add_loop_test(tc, test_histogram_sizes, 0, CLWARP_TYPE_DOUBLE + 1);
+	ADD_TEST(tc, test_histogram_patterns);
+	if (test_wanted("test_histogram_local_widths"))
+		tcase_add_loop_test(tc, test_histogram_local_widths, 0, 2);
+	return test_main(s);
+}

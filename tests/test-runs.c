@@ -1,0 +1,506 @@
+/* Unique, run-length encode and reduce by key against a host reference:
+ * every key type, size classes around warps and tiles, run patterns, NaN
+ * and signed zeros, and the argument checks. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "algo-testutil.h"
+
+/*
+ * The reference walks the keys left to right: a run starts where a key
+ * differs from the one before by C's == on its value (so -0.0 == +0.0 and
+ * NaN != NaN), and folds its values in order. Float sums use multiples of
+ * 1/8 whose every partial sum is exact, so any order of adding gives the
+ * reference's bits; min and max compare as numbers (fmin(-0.0, +0.0) may
+ * be either zero) or both NaN.
+ */
+
+enum pattern {
+	PATTERN_RUNS,      /* random run lengths, mostly short, some over a tile */
+	PATTERN_EQUAL,     /* one key (floats: +0.0 and -0.0 by turns, equal by ==) */
+	PATTERN_DISTINCT,  /* every key differs from the one before */
+	PATTERN_SPECIAL,   /* floats: NaNs, zeros, infinities, denormals in runs */
+};
+
+struct runs_case {
+	clwarp_type key, value;  /* value: CLWARP_TYPE_UINT for run-length encode */
+	clwarp_op op;
+};
+
+static size_t runs_tile;   /* elements per runs.cl tile for the case's types */
+
+/* The keys, as bits: pattern p, n elements. */
+static void
+make_keys(clwarp_type t, enum pattern p, void *keys, size_t n, uint64_t seed)
+{
+	static const double special[] = { NAN, -NAN, 0.0, -0.0, INFINITY, -INFINITY, 1e-310,
+					  1e-40, -1.5, 2.0 };
+	size_t size = clwarp_type_size(t), i = 0;
+	uint64_t rng = seed, key = 0;
+
+	while (i < n) {
+		uint64_t r = next_random(&rng);
+		size_t len = 1;
+
+		switch (p) {
+		case PATTERN_EQUAL:
+			len = n;
+			break;
+		case PATTERN_DISTINCT:
+			break;
+		case PATTERN_SPECIAL:
+			len = 1 + r % 4;
+			break;
+		default:
+			/* Mostly 1-8, now and then up to 3 tiles. */
+			len = r % 16 ? 1 + (r >> 8) % 8 : 1 + (r >> 8) % (3 * runs_tile);
+			break;
+		}
+		for (size_t j = 0; j < len && i < n; j++, i++) {
+			if (p == PATTERN_EQUAL && is_float(t))
+				key = double_to_bits(t, i % 2 ? -0.0 : 0.0);
+			else if (p == PATTERN_EQUAL)
+				key = 7;
+			else if (p == PATTERN_DISTINCT)
+				key = is_float(t) ? double_to_bits(t, (double)i - (double)n / 2) : i * 3 + 1;
+			else if (p == PATTERN_SPECIAL && j == 0)
+				key = double_to_bits(t, special[(r >> 16) % 10]);
+			else if (j == 0)   /* a few keys, so that runs also merge */
+				key = is_float(t) ? double_to_bits(t, (double)((r >> 20) % 5) - 2.0)
+						  : (r >> 20) % 5 * 0x10001 - 2;
+			set_bits(keys, size, i, key);
+		}
+	}
+}
+
+/* The values: full-range integers, and floats in multiples of 1/8 (with
+ * NaNs and signed zeros for min and max). */
+static void
+make_values(clwarp_type t, clwarp_op op, void *values, size_t n, uint64_t seed)
+{
+	size_t size = clwarp_type_size(t);
+	uint64_t rng = seed;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t r = next_random(&rng);
+		double x = (double)((int)(r % 33) - 16) / 8.0;
+
+		if (!is_float(t))
+			set_bits(values, size, i, r);
+		else if (op != CLWARP_OP_ADD && r % 7 == 0)
+			set_bits(values, size, i, double_to_bits(t, (r >> 8) % 2 ? NAN : -0.0));
+		else
+			set_bits(values, size, i, double_to_bits(t, x));
+	}
+}
+
+static bool
+same_key(clwarp_type t, uint64_t a, uint64_t b)
+{
+	return is_float(t) ? bits_to_double(t, a) == bits_to_double(t, b) : a == b;
+}
+
+/* a op b on bits of type t; for floats fmin/fmax, which skip a NaN. */
+static uint64_t
+combine(clwarp_type t, clwarp_op op, uint64_t a, uint64_t b)
+{
+	size_t size = clwarp_type_size(t);
+	uint64_t mask = size == 4 ? 0xffffffffull : ~0ull;
+
+	if (is_float(t)) {
+		double x = bits_to_double(t, a), y = bits_to_double(t, b);
+
+		return double_to_bits(t, op == CLWARP_OP_ADD ? x + y : op == CLWARP_OP_MIN ? fmin(x, y) : fmax(x, y));
+	}
+	if (op == CLWARP_OP_ADD)
+		return (a + b) & mask;
+	bool less = is_signed(t) ? bits_to_signed(t, a) < bits_to_signed(t, b) : a < b;
+
+	return (op == CLWARP_OP_MIN) == less ? a : b;
+}
+
+/* Aggregates as the test compares them: bits for sums, else numbers. */
+static bool
+same_value(clwarp_type t, clwarp_op op, uint64_t got, uint64_t want)
+{
+	if (!is_float(t) || op == CLWARP_OP_ADD)
+		return got == want;
+	double g = bits_to_double(t, got), w = bits_to_double(t, want);
+
+	return g == w || (isnan(g) && isnan(w));
+}
+
+enum call { CALL_UNIQUE, CALL_RLE, CALL_RBK };
+static const char *const call_names[] = { "unique", "run_length_encode", "reduce_by_key" };
+
+/*
+ * One call on n keys of pattern p, every output element compared with the
+ * reference; output elements past the runs must be left alone.
+ */
+static void
+check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t n,
+	   enum pattern p, uint64_t seed)
+{
+	clwarp_type kt = rc->key, vt = call == CALL_RBK ? rc->value : CLWARP_TYPE_UINT;
+	clwarp_op op = call == CALL_RBK ? rc->op : CLWARP_OP_ADD;
+	size_t ks = clwarp_type_size(kt), vs = clwarp_type_size(vt);
+	uint8_t *keys = malloc(n * ks + 8), *values = malloc(n * vs + 8);
+	uint64_t *ref_keys = malloc(n * 8 + 8), *ref_values = malloc(n * 8 + 8);
+	size_t runs = 0;
+	cl_mem kb, vb = NULL, uo, ao = NULL, nb = device_copy(e, NULL, 4);
+	uint8_t *got_k, *got_v = NULL;
+	uint32_t got_n = 0;
+
+	ck_assert(keys && values && ref_keys && ref_values);
+	make_keys(kt, p, keys, n, seed);
+	if (call == CALL_RBK)
+		make_values(vt, op, values, n, seed + 1000);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = get_bits(keys, ks, i);
+		uint64_t v = call == CALL_RBK ? get_bits(values, vs, i) : 1;
+
+		if (i == 0 || !same_key(kt, get_bits(keys, ks, i - 1), k)) {
+			ref_keys[runs] = k;
+			ref_values[runs++] = v;
+		} else {
+			ref_values[runs - 1] = combine(vt, op, ref_values[runs - 1], v);
+		}
+	}
+
+	kb = device_copy(e, keys, n * ks);
+	uo = device_copy(e, NULL, n * ks);
+	if (call == CALL_UNIQUE) {
+		ck_assert_clwarp_ok(clwarp_unique(e, kt, kb, n, uo, nb, NULL));
+	} else if (call == CALL_RLE) {
+		ao = device_copy(e, NULL, n * 4);
+		ck_assert_clwarp_ok(clwarp_run_length_encode(e, kt, kb, n, uo, ao, nb, NULL));
+	} else {
+		vb = device_copy(e, values, n * vs);
+		ao = device_copy(e, NULL, n * vs);
+		ck_assert_clwarp_ok(clwarp_reduce_by_key(e, kt, kb, vt, vb, n, op, uo, ao, nb, NULL));
+	}
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, nb, 0, 4, &got_n));
+	ck_assert_msg(got_n == runs, "%s, %s keys, n %zu, pattern %d: %u runs, expected %zu",
+		      call_names[call], type_names[kt], n, (int)p, got_n, runs);
+	got_k = device_read(e, uo, n * ks);
+	if (ao)
+		got_v = device_read(e, ao, n * vs);
+	for (size_t r = 0; r < n; r++) {
+		uint64_t k = get_bits(got_k, ks, r), want_k = r < runs ? ref_keys[r] : FILL_BITS(ks);
+
+		/* ck_assert_* costs a pipe write per call (Check's fork mode):
+		 * only on a mismatch. */
+		if (k != want_k)
+			ck_abort_msg("%s, %s keys, n %zu, pattern %d: key %zu is 0x%llx, expected 0x%llx%s",
+				     call_names[call], type_names[kt], n, (int)p, r,
+				     (unsigned long long)k, (unsigned long long)want_k,
+				     r < runs ? "" : " (untouched)");
+		if (!got_v)
+			continue;
+		uint64_t v = get_bits(got_v, vs, r), want_v = r < runs ? ref_values[r] : FILL_BITS(vs);
+
+		if (r < runs ? !same_value(vt, op, v, want_v) : v != want_v)
+			ck_abort_msg("%s, %s keys, %s values, op %d, n %zu, pattern %d: value %zu is 0x%llx, expected 0x%llx%s",
+				     call_names[call], type_names[kt], type_names[vt], (int)op, n,
+				     (int)p, r, (unsigned long long)v, (unsigned long long)want_v,
+				     r < runs ? "" : " (untouched)");
+	}
+	free(got_k);
+	free(got_v);
+	free(keys);
+	free(values);
+	free(ref_keys);
+	free(ref_values);
+	clReleaseMemObject(kb);
+	clReleaseMemObject(uo);
+	clReleaseMemObject(nb);
+	if (vb)
+		clReleaseMemObject(vb);
+	if (ao)
+		clReleaseMemObject(ao);
+}
+
+/* Tile sizes (default tuning): unique is a compaction, 256 x 6 vectors;
+ * runs.cl 128 x 4 vectors of the wider of key and value. */
+static size_t
+tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
+{
+	size_t wg = call == CALL_UNIQUE ? 256 : 128, ks = clwarp_type_size(rc->key);
+	size_t vs = call == CALL_RBK ? clwarp_type_size(rc->value) : 4;
+
+	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
+		wg /= 2;
+	if (call == CALL_UNIQUE)
+		return wg * 6 * (16 / ks);
+	return wg * 4 * (16 / (ks > vs ? ks : vs));
+}
+
+/* Sizes 0, 1, around the warp, a non-power of two, around a tile, several
+ * tiles, large (random runs only); every pattern at three of them. */
+static void
+check_sizes(clwarp_engine *e, enum call call, const struct runs_case *rc)
+{
+	size_t w = warp_of(e), tile = tile_of(e, call, rc);
+	size_t sizes[] = { 0, 1, w > 1 ? w - 1 : 2, w + 1, 1000, tile - 1, tile + 1, 3 * tile + 5,
+			   (1u << 20) + 3 };
+	size_t count = quick ? 8 : 9;
+
+	runs_tile = tile;
+	for (size_t s = 0; s < count; s++) {
+		if (quick && s % 2 && s != 7)
+			continue;
+		check_runs(e, call, rc, sizes[s], PATTERN_RUNS, 1 + s);
+		if (s == 1 || s == 4 || s == 7) {
+			check_runs(e, call, rc, sizes[s], PATTERN_EQUAL, 20 + s);
+			check_runs(e, call, rc, sizes[s], PATTERN_DISTINCT, 30 + s);
+			if (is_float(rc->key))
+				check_runs(e, call, rc, sizes[s], PATTERN_SPECIAL, 40 + s);
+		}
+	}
+}
+
+static clwarp_type
+type_at(clwarp_engine *e, int i)
+{
+	clwarp_type t = (clwarp_type)i;
+
+	return t == CLWARP_TYPE_DOUBLE && !has_fp64(e) ? CLWARP_TYPE_FLOAT : t;
+}
+
+/* ------------------------------------------------------------ tests */
+
+START_TEST(test_unique)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	struct runs_case rc = { type_at(e, _i), CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+	check_sizes(e, CALL_UNIQUE, &rc);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_run_length_encode)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	struct runs_case rc = { type_at(e, _i), CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+	check_sizes(e, CALL_RLE, &rc);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Every value type and operation, 4- and 8-byte pairs, and key types of
+ * the other width (each line is one build). */
+static const struct runs_case rbk_cases[] = {
+	{ CLWARP_TYPE_UINT, CLWARP_TYPE_INT, CLWARP_OP_MIN },
+	{ CLWARP_TYPE_LONG, CLWARP_TYPE_UINT, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_INT, CLWARP_TYPE_LONG, CLWARP_OP_MAX },
+	{ CLWARP_TYPE_FLOAT, CLWARP_TYPE_ULONG, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_ULONG, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX },
+	{ CLWARP_TYPE_DOUBLE, CLWARP_TYPE_DOUBLE, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_UINT, CLWARP_TYPE_DOUBLE, CLWARP_OP_MIN },
+};
+
+START_TEST(test_reduce_by_key)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	struct runs_case rc = rbk_cases[_i];
+
+	if ((rc.key == CLWARP_TYPE_DOUBLE || rc.value == CLWARP_TYPE_DOUBLE) && !has_fp64(e)) {
+		clwarp_engine_free(e);
+		return;
+	}
+	check_sizes(e, CALL_RBK, &rc);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/*
+ * Small cases that take every kernel path (4- and 8-byte keys and pairs,
+ * one and several tiles, partial tiles, runs across tiles, NaN and zeros):
+ * cheap enough for Oclgrind.
+ */
+START_TEST(test_runs_small)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	struct runs_case rc_f = { CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+	struct runs_case rc_l = { CLWARP_TYPE_LONG, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+	runs_tile = 64;
+	check_runs(e, CALL_UNIQUE, &rc_f, 3 * tile_of(e, CALL_UNIQUE, &rc_f) + 7, PATTERN_RUNS, 1);
+	check_runs(e, CALL_UNIQUE, &rc_f, 300, PATTERN_SPECIAL, 2);
+	check_runs(e, CALL_RLE, &rc_l, 3 * tile_of(e, CALL_RLE, &rc_l) + 7, PATTERN_RUNS, 3);
+	check_runs(e, CALL_RLE, &rc_f, 0, PATTERN_RUNS, 4);
+	check_runs(e, CALL_RBK, &rbk_cases[4], 2 * tile_of(e, CALL_RBK, &rbk_cases[4]) + 1,
+		   PATTERN_RUNS, 5);
+	check_runs(e, CALL_RBK, &rbk_cases[2], tile_of(e, CALL_RBK, &rbk_cases[2]) + 3,
+		   PATTERN_EQUAL, 6);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Calls in a row with events, then one wait: the temporaries are shared. */
+START_TEST(test_runs_events)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	size_t n = quick ? 5000 : 300000;
+	uint32_t *keys = malloc(n * 4), counts[3] = { 0 }, *got = malloc(n * 4);
+	cl_mem in, out[3], num[3], lengths = device_copy(e, NULL, n * 4);
+	cl_event ev[3];
+
+	ck_assert(keys && got);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (uint32_t)(i / 3);
+	in = device_copy(e, keys, n * 4);
+	for (int k = 0; k < 3; k++) {
+		out[k] = device_copy(e, NULL, n * 4);
+		num[k] = device_copy(e, NULL, 4);
+	}
+	ck_assert_clwarp_ok(clwarp_unique(e, CLWARP_TYPE_UINT, in, n, out[0], num[0], &ev[0]));
+	ck_assert_clwarp_ok(clwarp_run_length_encode(e, CLWARP_TYPE_UINT, in, n, out[1], lengths,
+						     num[1], &ev[1]));
+	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, in, CLWARP_TYPE_UINT, in, n,
+						 CLWARP_OP_MAX, out[2], lengths, num[2], &ev[2]));
+	ck_assert_int_eq(clWaitForEvents(3, ev), CL_SUCCESS);
+	for (int k = 0; k < 3; k++) {
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, num[k], 0, 4, &counts[k]));
+		ck_assert_uint_eq(counts[k], (n + 2) / 3);
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, out[k], 0, counts[k] * 4, got));
+		for (uint32_t r = 0; r < counts[k]; r++) {
+			if (got[r] != r)
+				ck_abort_msg("call %d: key %u is %u", k, r, got[r]);
+		}
+		clReleaseEvent(ev[k]);
+		clReleaseMemObject(out[k]);
+		clReleaseMemObject(num[k]);
+	}
+	/* The max of each run's keys is its key. */
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, lengths, 0, counts[2] * 4, got));
+	for (uint32_t r = 0; r < counts[2]; r++) {
+		if (got[r] != r)
+			ck_abort_msg("reduce_by_key max: aggregate %u is %u", r, got[r]);
+	}
+	free(keys);
+	free(got);
+	clReleaseMemObject(in);
+	clReleaseMemObject(lengths);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* The local backend at a narrow and a wide warp. */
+START_TEST(test_runs_local_widths)
+{
+	static const unsigned widths[] = { 8, 64 };
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_LOCAL, widths[_i]);
+	struct runs_case rc_i = { CLWARP_TYPE_INT, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+	runs_tile = 100;
+	check_runs(e, CALL_UNIQUE, &rc_i, 2 * tile_of(e, CALL_UNIQUE, &rc_i) + 3, PATTERN_RUNS, 7);
+	check_runs(e, CALL_RLE, &rc_i, 3 * tile_of(e, CALL_RLE, &rc_i) + 5, PATTERN_RUNS, 8);
+	check_runs(e, CALL_RBK, &rbk_cases[5], 3 * tile_of(e, CALL_RBK, &rbk_cases[5]) + 1,
+		   PATTERN_RUNS, 9);
+	if (!quick)
+		check_runs(e, CALL_RBK, &rbk_cases[2], 2 * tile_of(e, CALL_RBK, &rbk_cases[2]) + 9,
+			   PATTERN_RUNS, 10);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+START_TEST(test_runs_errors)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	cl_mem a = device_copy(e, NULL, 400), b = device_copy(e, NULL, 400);
+	cl_mem c = device_copy(e, NULL, 400), d = device_copy(e, NULL, 400);
+	cl_mem small = device_copy(e, NULL, 4), tiny = NULL;
+	cl_uint runs = 99;
+
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 2, NULL, &tiny));
+	ck_assert_error(clwarp_unique(NULL, CLWARP_TYPE_UINT, a, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
+	ck_assert_error(clwarp_unique(e, (clwarp_type)9, a, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 9");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, NULL, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_unique: buffer `in` is NULL");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_ULONG, a, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 800");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, 100, b, tiny, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `num_selected` holds 2 bytes");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, 100, a, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"`in` and `out` must be different buffers (the call writes `out`)");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, (size_t)1 << 32, b, small, NULL),
+			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
+
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, c, NULL, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `num_runs` is NULL");
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, small, c, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `counts_out` holds 4 bytes");
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, b, c, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "`unique_out` and `counts_out` must be different buffers");
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, c, a, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "`in` and `num_runs` must be different buffers");
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, (size_t)1 << 32, b, c, d,
+						 NULL),
+			CLWARP_ERROR_TOO_LARGE, "clwarp_run_length_encode: n = 4294967296");
+
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, (clwarp_type)-1, b, 100,
+					     CLWARP_OP_ADD, c, d, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type -1");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
+					     (clwarp_op)3, c, d, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown operation 3");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_DOUBLE, b, 100,
+					     CLWARP_OP_ADD, c, d, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			has_fp64(e) ? "buffer `values_in` holds 400 bytes; the call needs 800"
+				    : "double needs cl_khr_fp64");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
+					     CLWARP_OP_ADD, c, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"`values_in` and `aggregates_out` must be different buffers (the call writes `aggregates_out`)");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
+					     CLWARP_OP_ADD, c, tiny, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `aggregates_out` holds 2 bytes");
+	if (!has_fp64(e))
+		ck_assert_error(clwarp_unique(e, CLWARP_TYPE_DOUBLE, a, 10, b, small, NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "double needs cl_khr_fp64");
+
+	/* n == 0 needs only the count; after the errors the engine still works. */
+	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, NULL, CLWARP_TYPE_LONG, NULL,
+						 0, CLWARP_OP_ADD, NULL, NULL, small, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, small, 0, 4, &runs));
+	ck_assert_uint_eq(runs, 0);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	clReleaseMemObject(c);
+	clReleaseMemObject(d);
+	clReleaseMemObject(small);
+	clReleaseMemObject(tiny);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("runs", &tc);
+
+	test_read_quick();
+	tcase_set_timeout(tc, quick ? 3000 : 600);
+	ADD_TEST(tc, test_runs_errors);
+	ADD_TEST(tc, test_runs_small);
+	if (test_wanted("test_unique"))
+		tcase_add_loop_test(tc, test_unique, 0, CLWARP_TYPE_DOUBLE + 1);
+	if (test_wanted("test_run_length_encode"))
+		tcase_add_loop_test(tc, test_run_length_encode, 0, CLWARP_TYPE_DOUBLE + 1);
+	if (test_wanted("test_reduce_by_key"))
+		tcase_add_loop_test(tc, test_reduce_by_key, 0,
+				    (int)(sizeof(rbk_cases) / sizeof(rbk_cases[0])));
+	ADD_TEST(tc, test_runs_events);
+	if (test_wanted("test_runs_local_widths"))
+		tcase_add_loop_test(tc, test_runs_local_widths, 0, 2);
+	return test_main(s);
+}
