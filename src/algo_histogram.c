@@ -118,7 +118,7 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	static const char fn[] = "clwarp_histogram";
 	struct hist_params hp = { 0 };
 	struct algo_call c;
-	size_t bytes = 0, tile, tiles, groups, most;
+	size_t bytes = 0, counts_bytes = 0, tile, tiles, groups, most;
 	bool shared;
 	clwarp_status status;
 
@@ -145,7 +145,9 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	if (status == CLWARP_OK && n > 0)
 		status = algo_check_buffer(fn, engine, in, "in", bytes);
 	if (status == CLWARP_OK)
-		status = algo_check_buffer(fn, engine, counts, "counts", bins * sizeof(cl_uint));
+		status = algo_checked_bytes(fn, bins, sizeof(cl_uint), &counts_bytes);
+	if (status == CLWARP_OK)
+		status = algo_check_buffer(fn, engine, counts, "counts", counts_bytes);
 	if (status == CLWARP_OK && n > 0) {
 		const cl_mem buffers[] = { in, counts };
 		const char *const names[] = { "in", "counts" };
