@@ -32,8 +32,19 @@
 #endif
 #define PAIR_OF(count, v) PAIR_MAKE(count, AS_VB(v))
 #define PAIR_ID PAIR_OF(0, (V)(V_ID))
-#define PAIR_OP(a, b) \
-	PAIR_MAKE((a).x + (b).x, (b).x ? (b).y : AS_VB(V_OP(AS_V((a).y), AS_V((b).y))))
+
+/* The values are combined before the choice, so that the choice is a
+ * select of two values: with min or max inside ?: it was a branch and a
+ * phi, and PoCL 6.0 kept that phi once per work-group in some builds
+ * where it lived across a barrier (docs/algorithms.md, "PoCL 5.0 and
+ * 6.0"). */
+CLWARP_INLINE PAIR pair_op(PAIR a, PAIR b)
+{
+	PAIR_N m = AS_VB(V_OP(AS_V(a.y), AS_V(b.y)));
+
+	return PAIR_MAKE(a.x + b.x, b.x ? b.y : m);
+}
+#define PAIR_OP(a, b) pair_op(a, b)
 /* The look-back folds a window whose lane 0 holds the nearest (latest)
  * tile, so its warp reduction combines in reverse lane order. */
 #define PAIR_OP_REV(a, b) PAIR_OP(b, a)
