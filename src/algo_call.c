@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "error.h"
+#include "kernel.h"
 
 /* ------------------------------------------------------------ launches */
 
@@ -51,18 +52,20 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 	va_start(ap, sig);
 	for (unsigned i = 0; sig[i] && status == CLWARP_OK; i++) {
 		if (sig[i] == 'b') {
-			status = clwarp_kernel_set_arg_buffer(k, i, va_arg(ap, cl_mem));
+			cl_mem b = va_arg(ap, cl_mem);
+
+			status = kernel_set_arg(k, i, sizeof(b), &b);
 		} else if (sig[i] == 'v') {
-			status = clwarp_kernel_set_arg_scalar(k, i, algo_types[c->v->type].size,
-							      va_arg(ap, const void *));
+			status = kernel_set_arg(k, i, algo_types[c->v->type].size,
+						va_arg(ap, const void *));
 		} else if (sig[i] == 'l') {
 			cl_ulong x = va_arg(ap, cl_ulong);
 
-			status = clwarp_kernel_set_arg_scalar(k, i, sizeof(x), &x);
+			status = kernel_set_arg(k, i, sizeof(x), &x);
 		} else {
 			cl_uint x = va_arg(ap, cl_uint);
 
-			status = clwarp_kernel_set_arg_scalar(k, i, sizeof(x), &x);
+			status = kernel_set_arg(k, i, sizeof(x), &x);
 		}
 	}
 	va_end(ap);
@@ -75,12 +78,12 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 	}
 	global = (global + local - 1) / local * local;
 	if (!c->events)
-		return clwarp_kernel_enqueue(k, 1, &global, &local);
+		return kernel_enqueue_at(k, 1, NULL, &global, &local, NULL);
 	if (c->last) {
 		clReleaseEvent(c->last);
 		c->last = NULL;
 	}
-	return clwarp_kernel_launch(k, 1, &global, &local, &c->last);
+	return kernel_launch(k, 1, &global, &local, &c->last);
 }
 
 /* Nothing to compute: an event all the same, where one is wanted. */

@@ -2,17 +2,17 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include "buffer.h"
 #include "engine.h"
 #include "error.h"
 
-CLWARP_EXPORT clwarp_status
-clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const void *host_data,
-		  cl_mem *buffer)
+clwarp_status
+buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const void *host_data,
+	   cl_mem *buffer)
 {
 	cl_int err;
 	cl_mem mem;
 
-	clear_error();
 	if (!engine || !buffer)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine or output");
 	*buffer = NULL;
@@ -35,6 +35,14 @@ clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const
 	return CLWARP_OK;
 }
 
+CLWARP_EXPORT clwarp_status
+clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const void *host_data,
+		  cl_mem *buffer)
+{
+	clear_error();
+	return buffer_new(engine, flags, bytes, host_data, buffer);
+}
+
 /* A read or write of @p bytes at @p offset must lie inside the buffer; the
  * driver would say only CL_INVALID_VALUE (and an offset near SIZE_MAX
  * wraps the end around). */
@@ -54,18 +62,24 @@ check_range(cl_mem buffer, size_t offset, size_t bytes, const char *what)
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
+clwarp_status
+buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
 {
 	cl_int err;
 
-	clear_error();
 	if (!engine || !buffer || (!dst && bytes))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination");
 	if (check_range(buffer, offset, bytes, "reading") != CLWARP_OK)
 		return CLWARP_ERROR_INVALID_ARGUMENT;
 	err = clEnqueueReadBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueReadBuffer");
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
+{
+	clear_error();
+	return buffer_read(engine, buffer, offset, bytes, dst);
 }
 
 CLWARP_EXPORT clwarp_status

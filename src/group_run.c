@@ -183,12 +183,16 @@ set_args(clwarp_group_kernel *k, unsigned index, enum arg_kind kind, size_t size
 	clear_error();
 	if (!k || (kind == ARG_BUFFERS && !buffers))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL group kernel or buffers");
+	/* The checks of clwarp_kernel_set_arg_scalar and _local, once. */
+	if (kind == ARG_SCALAR && (!value || size == 0))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "scalar argument %u has no value", index);
+	if (kind == ARG_LOCAL && size == 0)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "local argument %u of 0 bytes", index);
 	for (size_t i = 0; i < k->group->count && status == CLWARP_OK; i++) {
 		clwarp_kernel *dk = k->kernels[i];
 
-		status = kind == ARG_SCALAR ? clwarp_kernel_set_arg_scalar(dk, index, size, value) :
-			 kind == ARG_LOCAL ? clwarp_kernel_set_arg_local(dk, index, size) :
-					     clwarp_kernel_set_arg_buffer(dk, index, buffers[i]);
+		status = kind == ARG_BUFFERS ? kernel_set_arg(dk, index, sizeof(cl_mem), &buffers[i]) :
+			 kernel_set_arg(dk, index, size, kind == ARG_SCALAR ? value : NULL);
 		if (status != CLWARP_OK)
 			status = group_device_error(k->group, i, status);
 	}

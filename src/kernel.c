@@ -109,13 +109,12 @@ clwarp_kernel_arg_count(const clwarp_kernel *kernel)
 	return kernel ? kernel->arg_count : 0;
 }
 
-static clwarp_status
-set_arg(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
+clwarp_status
+kernel_set_arg(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
 {
 	cl_int err;
 	char what[128];
 
-	clear_error();
 	if (!kernel)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL kernel");
 	if (index >= kernel->arg_count)
@@ -133,23 +132,26 @@ set_arg(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
 CLWARP_EXPORT clwarp_status
 clwarp_kernel_set_arg_buffer(clwarp_kernel *kernel, unsigned index, cl_mem buffer)
 {
-	return set_arg(kernel, index, sizeof(cl_mem), &buffer);
+	clear_error();
+	return kernel_set_arg(kernel, index, sizeof(cl_mem), &buffer);
 }
 
 CLWARP_EXPORT clwarp_status
 clwarp_kernel_set_arg_scalar(clwarp_kernel *kernel, unsigned index, size_t size, const void *value)
 {
+	clear_error();
 	if (!value || size == 0)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "scalar argument %u has no value", index);
-	return set_arg(kernel, index, size, value);
+	return kernel_set_arg(kernel, index, size, value);
 }
 
 CLWARP_EXPORT clwarp_status
 clwarp_kernel_set_arg_local(clwarp_kernel *kernel, unsigned index, size_t bytes)
 {
+	clear_error();
 	if (bytes == 0)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "local argument %u of 0 bytes", index);
-	return set_arg(kernel, index, bytes, NULL);
+	return kernel_set_arg(kernel, index, bytes, NULL);
 }
 
 /*
@@ -338,13 +340,6 @@ enqueue_at(clwarp_kernel *kernel, unsigned dims, const size_t *offset, const siz
 	return CLWARP_OK;
 }
 
-static clwarp_status
-enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local,
-	cl_event *event)
-{
-	return enqueue_at(kernel, dims, NULL, global, local, event);
-}
-
 clwarp_status
 kernel_enqueue_at(clwarp_kernel *kernel, unsigned dims, const size_t *offset,
 		  const size_t *global, const size_t *local, cl_event *event)
@@ -360,18 +355,13 @@ CLWARP_EXPORT clwarp_status
 clwarp_kernel_enqueue(clwarp_kernel *kernel, unsigned dims, const size_t *global,
 		      const size_t *local)
 {
-	clwarp_status status;
-
 	clear_error();
-	status = prepare_launch(kernel, dims, global, local);
-	if (status != CLWARP_OK)
-		return status;
-	return enqueue(kernel, dims, global, local, NULL);
+	return kernel_enqueue_at(kernel, dims, NULL, global, local, NULL);
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
-		     const size_t *local, cl_event *event)
+clwarp_status
+kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const size_t *local,
+	      cl_event *event)
 {
 	const clwarp_engine *engine;
 	cl_event done = NULL;
@@ -379,23 +369,22 @@ clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
 	clwarp_status status;
 	char what[160];
 
-	clear_error();
 	status = prepare_launch(kernel, dims, global, local);
 	if (status != CLWARP_OK)
 		return status;
 	engine = kernel->program->engine;
 	if (event)
-		return enqueue(kernel, dims, global, local, event);
+		return enqueue_at(kernel, dims, NULL, global, local, event);
 	/* Blocking. On an in-order queue everything before the kernel finishes
 	 * first anyway, so clFinish waits for exactly as much as an event
 	 * would, without creating one. */
 	if (engine->queue_in_order) {
-		status = enqueue(kernel, dims, global, local, NULL);
+		status = enqueue_at(kernel, dims, NULL, global, local, NULL);
 		if (status != CLWARP_OK)
 			return status;
 		err = clFinish(engine->queue);
 	} else {
-		status = enqueue(kernel, dims, global, local, &done);
+		status = enqueue_at(kernel, dims, NULL, global, local, &done);
 		if (status != CLWARP_OK)
 			return status;
 		err = clWaitForEvents(1, &done);
@@ -406,4 +395,12 @@ clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
 		return set_cl_error(err, what);
 	}
 	return CLWARP_OK;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global,
+		     const size_t *local, cl_event *event)
+{
+	clear_error();
+	return kernel_launch(kernel, dims, global, local, event);
 }

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "kernels_embedded.h"
+#include "buffer.h"
 #include "device.h"
+#include "error.h"
+#include "kernel.h"
+#include "kernels_embedded.h"
 #include "program.h"
 
 #define PROBE_ITEMS 64
@@ -87,12 +89,12 @@ probe_launch(clwarp_program *prog, const char *name, cl_mem buffer, char *why, s
 	size_t global = PROBE_ITEMS, local = PROBE_ITEMS;
 	clwarp_status status;
 
-	status = clwarp_program_kernel(prog, name, &kernel);
+	status = kernel_new(prog, name, &kernel);
 	if (status == CLWARP_OK)
-		status = clwarp_kernel_set_arg_buffer(kernel, 0, buffer);
+		status = kernel_set_arg(kernel, 0, sizeof(buffer), &buffer);
 	if (status == CLWARP_OK)
-		status = clwarp_kernel_launch(kernel, 1, &global, &local, NULL);
-	clwarp_kernel_free(kernel);
+		status = kernel_launch(kernel, 1, &global, &local, NULL);
+	kernel_free(kernel);
 	if (status != CLWARP_OK)
 		snprintf(why, why_size, "running %s: %s", name, clwarp_last_error());
 	return status == CLWARP_OK;
@@ -114,12 +116,12 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 		return false;
 	}
 	out = calloc(1, bytes);
-	if (!out || clwarp_buffer_new(engine, CL_MEM_READ_WRITE, bytes, out, &buffer) != CLWARP_OK) {
+	if (!out || buffer_new(engine, CL_MEM_READ_WRITE, bytes, out, &buffer) != CLWARP_OK) {
 		snprintf(why, why_size, "probe buffer: %s", out ? clwarp_last_error() : "out of memory");
 		goto out;
 	}
 	if (!probe_launch(prog, "clwarp_probe_info", buffer, why, why_size) ||
-	    clwarp_buffer_read(engine, buffer, 0, 2 * sizeof(int), out) != CLWARP_OK)
+	    buffer_read(engine, buffer, 0, 2 * sizeof(int), out) != CLWARP_OK)
 		goto out;
 	if ((unsigned)out[0] != w || (unsigned)out[1] != PROBE_ITEMS / w) {
 		snprintf(why, why_size, "warp_size() = %d and warp_count() = %d, expected %u and %u",
@@ -127,7 +129,7 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 		goto out;
 	}
 	if (!probe_launch(prog, "clwarp_probe", buffer, why, why_size) ||
-	    clwarp_buffer_read(engine, buffer, 0, bytes, out) != CLWARP_OK)
+	    buffer_read(engine, buffer, 0, bytes, out) != CLWARP_OK)
 		goto out;
 	for (unsigned f = 0; f < PROBE_FIELDS; f++) {
 		for (unsigned gid = 0; gid < PROBE_ITEMS; gid++) {
