@@ -10,7 +10,9 @@
  * host work: argument checks, program lookup, temporaries, clSetKernelArg
  * (shown apart), event handling.
  *
- *   call-bench [-n N] [-c CALLS] [-r ROUNDS]   (defaults 1024, 500, 5)
+ *   call-bench [-n N] [-c CALLS] [-r ROUNDS] [-o TEXT]   (defaults 1024, 500, 5)
+ *
+ * -o runs only the calls whose name contains TEXT.
  *
  * Each call runs CALLS times per round with an event (released at once),
  * the queue drained between rounds; figures are medians over all calls of
@@ -378,13 +380,18 @@ main(int argc, char **argv)
 {
 	struct data d = { .n = 1024 };
 	int per_round = 500, rounds = 5, opt;
+	const char *only = NULL;
 	clwarp_engine_options o;
 	clwarp_backend backend;
 	unsigned warp;
 
-	while ((opt = getopt(argc, argv, "n:c:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:r:o:")) != -1) {
 		long v = strtol(optarg, NULL, 10);
 
+		if (opt == 'o') {
+			only = optarg;
+			continue;
+		}
 		if (v < 1) {
 			fprintf(stderr, "call-bench: -%c needs a number of at least 1\n", opt);
 			return 2;
@@ -399,7 +406,7 @@ main(int argc, char **argv)
 			return 2;
 	}
 	if (optind < argc || d.n < 16) {
-		fprintf(stderr, "usage: call-bench [-n N (at least 16)] [-c CALLS] [-r ROUNDS]\n");
+		fprintf(stderr, "usage: call-bench [-n N (at least 16)] [-c CALLS] [-r ROUNDS] [-o TEXT]\n");
 		return 2;
 	}
 	d.row_length = 16;
@@ -418,6 +425,8 @@ main(int argc, char **argv)
 	printf("%-40s %-8s %4s %9s %9s %9s %9s %9s\n", "call", "form", "cmds", "wall", "queueing",
 	       "waits", "set_arg", "own");
 	for (size_t c = 0; c < CALLS; c++) {
+		if (only && !strstr(calls[c].name, only))
+			continue;
 		for (int with_event = 1; with_event >= 0; with_event--) {
 			struct figures f = { 0 };
 

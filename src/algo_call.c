@@ -38,6 +38,23 @@ algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum
 	return status;
 }
 
+/* Queue the held launch, with an event only when it ends the call. */
+static clwarp_status
+flush_pending(struct algo_call *c, bool last)
+{
+	clwarp_kernel *k = c->pending;
+	size_t local = c->v->wg;
+
+	if (!k)
+		return CLWARP_OK;
+	c->pending = NULL;
+	if (c->last) {
+		clReleaseEvent(c->last);
+		c->last = NULL;
+	}
+	return kernel_enqueue_at(k, 1, NULL, &c->pending_global, &local, last ? &c->last : NULL);
+}
+
 /* Arguments: 'b' cl_mem, 'l' cl_ulong, 'u' cl_uint, 'v' one element of the
  * variant's type, passed as a const void *. */
 clwarp_status
@@ -46,9 +63,11 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 	clwarp_kernel *k = c->v->kernels[which];
 	size_t local = c->v->wg;
 	va_list ap;
-	clwarp_status status = CLWARP_OK;
+	clwarp_status status;
 	cl_int err;
 
+	/* Before the arguments change: the held launch may be this kernel's. */
+	status = flush_pending(c, false);
 	va_start(ap, sig);
 	for (unsigned i = 0; sig[i] && status == CLWARP_OK; i++) {
 		if (sig[i] == 'b') {
@@ -79,11 +98,9 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 	global = (global + local - 1) / local * local;
 	if (!c->events)
 		return kernel_enqueue_at(k, 1, NULL, &global, &local, NULL);
-	if (c->last) {
-		clReleaseEvent(c->last);
-		c->last = NULL;
-	}
-	return kernel_launch(k, 1, &global, &local, &c->last);
+	c->pending = k;
+	c->pending_global = global;
+	return CLWARP_OK;
 }
 
 /* Nothing to compute: an event all the same, where one is wanted. */
@@ -94,6 +111,8 @@ algo_call_marker(struct algo_call *c)
 
 	if (!c->events)
 		return CLWARP_OK;
+	if (c->pending)
+		return flush_pending(c, true);
 	err = clEnqueueMarkerWithWaitList(c->engine->queue, 0, NULL, &c->last);
 	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueMarkerWithWaitList");
 }
@@ -104,7 +123,10 @@ algo_call_copy(struct algo_call *c, cl_mem from, cl_mem to, size_t bytes)
 {
 	cl_event done = NULL;
 	cl_int err;
+	clwarp_status status = flush_pending(c, false);
 
+	if (status != CLWARP_OK)
+		return status;
 	if (c->a->out_of_order) {
 		err = clEnqueueBarrierWithWaitList(c->engine->queue, 0, NULL, NULL);
 		if (err != CL_SUCCESS)
@@ -128,6 +150,10 @@ algo_call_end(struct algo_call *c, clwarp_status status, cl_event *event)
 {
 	cl_int err;
 
+	/* The last command makes the call's event (a failed call drops it). */
+	if (status == CLWARP_OK)
+		status = flush_pending(c, true);
+	c->pending = NULL;
 	if (c->locked)
 		pthread_mutex_unlock(&c->engine->algorithms_lock);
 	if (status != CLWARP_OK) {
@@ -162,7 +188,11 @@ algo_lookback_prepare(struct algo_call *c, size_t tiles, size_t value_size, cl_u
 
 	if (tiles >= INT_MAX)
 		return set_error(CLWARP_ERROR_TOO_LARGE, "%s: %zu tiles are too many", c->fn, tiles);
-	status = algo_temp_reserve(c->engine, &a->tile_words, &a->tile_words_bytes,
+	/* A held launch is queued first: the reserve may replace buffers it
+	 * uses, and the fill below must follow it. */
+	status = flush_pending(c, false);
+	if (status == CLWARP_OK)
+		status = algo_temp_reserve(c->engine, &a->tile_words, &a->tile_words_bytes,
 			      tiles * sizeof(cl_ulong));
 	if (status == CLWARP_OK)
 		status = algo_temp_reserve(c->engine, &a->tile_slots, &a->tile_slots_bytes,
