@@ -395,7 +395,8 @@ poclr_examples() {
 #
 # On unless CLWARP_CI_POCLR_MULTIDEVICE=0 (to save time by hand).  On
 # 2026-11-24 (2 cores shared with other jobs) test-group took 48 s in this
-# step at load average 3, test-group-sort 60 s by hand at load average 6.
+# step at load average 3 (it has since been split into test-group and
+# test-group-algorithms), test-group-sort 60 s by hand at load average 6.
 readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-1}
 readonly POCLR_MULTIDEVICE_LIMIT=600   # one test binary
 # The checks that cross the network in every way (device lists, builds,

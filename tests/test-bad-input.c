@@ -1,6 +1,6 @@
 /* Bad input at the API: one table of calls that must fail with one status
  * and one clear message (docs/reliability.md, "Bad input"); the CLI's cases
- * are in tests/test-cli.py. */
+ * are in tests/cli_bad_input.py. */
 /* SPDX-License-Identifier: MIT */
 #include "testutil.h"
 

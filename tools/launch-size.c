@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Default local size search: at most this many work-items per group. */
+#define DEFAULT_LOCAL_MAX 256
+
 bool
 launch_size_count(const char *text, unsigned long long max, unsigned long long *out)
 {
@@ -64,4 +67,25 @@ launch_size_parse(const char *text, size_t *sizes, unsigned *dims, char *why, si
 	}
 	*dims = n;
 	return n > 0;
+}
+
+bool
+launch_size_default_local(const size_t *global, unsigned dims, unsigned warp, size_t max_wg,
+			  size_t *local)
+{
+	size_t limit = global[0] < DEFAULT_LOCAL_MAX ? global[0] : DEFAULT_LOCAL_MAX;
+
+	if (max_wg && limit > max_wg)
+		limit = max_wg;
+	if (!warp)
+		warp = 1;
+	for (size_t l = limit - limit % warp; l >= warp && l > 0; l -= warp) {
+		if (global[0] % l == 0) {
+			local[0] = l;
+			for (unsigned d = 1; d < dims; d++)
+				local[d] = 1;
+			return true;
+		}
+	}
+	return false;
 }

@@ -1,4 +1,5 @@
-/* clwarp-run: the counts and sizes of the command line (-g, -l, -w, --repeat). */
+/* clwarp-run: the counts and sizes of the command line (-g, -l, -w, --repeat),
+ * and the local size when none is given. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_RUN_LAUNCH_SIZE_H
 #define CLWARP_RUN_LAUNCH_SIZE_H
@@ -15,5 +16,12 @@ bool launch_size_count(const char *text, unsigned long long max, unsigned long l
  * when the work-items (the product) would overflow size_t.
  */
 bool launch_size_parse(const char *text, size_t *sizes, unsigned *dims, char *why, size_t whylen);
+
+/* The default local size for @p global of @p dims dimensions into @p local
+ * (dimension 0 only; the others get 1): the largest L <= min(global, 256,
+ * the device's maximum work-group size @p max_wg) that is a multiple of the
+ * warp size and divides global; false when there is no such L. */
+bool launch_size_default_local(const size_t *global, unsigned dims, unsigned warp, size_t max_wg,
+			       size_t *local);
 
 #endif

@@ -75,6 +75,17 @@ report_vusage(const char *fmt, va_list ap)
 	fputs("Usage: clwarp-run [options] FILE.cl\nTry 'clwarp-run --help'.\n", stderr);
 }
 
+int
+report_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report_vusage(fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
+}
+
 void
 report_output_done(void)
 {
@@ -139,4 +150,13 @@ bool
 report_is_environment_error(clwarp_status status)
 {
 	return status == CLWARP_ERROR_INVALID_ARGUMENT && strncmp(clwarp_last_error(), "CLWARP_", 7) == 0;
+}
+
+int
+report_library_error(const char *what, clwarp_status status)
+{
+	if (report_is_environment_error(status))
+		return report_usage("%s", clwarp_last_error());
+	report_error("%s: %s", what, report_library_message(status));
+	return EXIT_RUNTIME;
 }

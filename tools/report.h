@@ -22,6 +22,8 @@ void report_verror(const char *fmt, va_list ap) __attribute__((format(printf, 1,
 void report_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, then the two usage lines ("Usage: ...", "Try ..."). */
 void report_vusage(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* report_vusage's message; returns EXIT_USAGE. */
+int report_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* stdout has had its document (the run's output, or a build failure's
  * JSON): report_finish() adds nothing. */
@@ -43,5 +45,10 @@ const char *report_library_message(clwarp_status status);
 /* A bad CLWARP_* environment value: the library's INVALID_ARGUMENT
  * with a message that names the variable. */
 bool report_is_environment_error(clwarp_status status);
+
+/* A failed library call reported: "WHAT: MESSAGE" (report_library_message),
+ * returning EXIT_RUNTIME; a bad CLWARP_* variable is a usage error instead,
+ * and its message says it all (EXIT_USAGE). */
+int report_library_error(const char *what, clwarp_status status);
 
 #endif

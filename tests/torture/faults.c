@@ -40,7 +40,7 @@ const char *const fault_names[FAULT_KINDS] = {
 	"cache folder removed (rounds)",
 };
 
-/* Same rule as is_entry_name() in src/diskcache.c. */
+/* Same rule as diskcache_is_entry_name() in src/diskcache_folder.c. */
 int
 entry_name(const char *name)
 {

@@ -42,7 +42,7 @@ enum {
 /* The file that the "incfile" program is built from, next to the header. */
 #define TORTURE_INCFILE "incfile.cl"
 
-/* Names the cache gives its files (src/diskcache.h, src/diskcache.c):
+/* Names the cache gives its files (src/diskcache.h, src/diskcache_folder.h):
  * entries are <64 hex digits>.<kind>, temp files .tmp-XXXXXX. */
 #define TORTURE_TMP_PREFIX ".tmp-"
 
