@@ -6,17 +6,21 @@
  * the waits (clFinish, clWaitForEvents), times each and forwards it to the
  * ICD loader's (dlsym(RTLD_NEXT)). libclwarp's calls resolve to these, so
  * for each algorithm call the bench knows its wall time and how much of it
- * the driver spent queueing and waiting; the rest is the library's own
- * host work: argument checks, program lookup, temporaries, clSetKernelArg
- * (shown apart), event handling.
+ * the driver spent queueing and waiting. It times clSetKernelArg, and
+ * clGetMemObjectInfo and clReleaseEvent (the argument checks' and the
+ * event's driver calls) the same way. The wall time comes from a second
+ * pass over the same calls in which the forwarders time nothing; "beyond"
+ * is that wall time less the driver's queueing and waits: the host time
+ * of the call beyond its commands (argument checks, program lookup,
+ * temporaries, argument setting, event handling).
  *
  *   call-bench [-n N] [-c CALLS] [-r ROUNDS] [-o TEXT]   (defaults 1024, 500, 5)
  *
  * -o runs only the calls whose name contains TEXT.
  *
- * Each call runs CALLS times per round with an event (released at once),
- * the queue drained between rounds; figures are medians over all calls of
- * all rounds. A blocking form (no event) of each call runs too: its waits
+ * Each call runs 2 x CALLS times per round with an event (released at
+ * once), the queue drained between passes; figures are medians over all
+ * calls of all rounds. A blocking form (no event) of each call runs too: its waits
  * are left out the same way. The device is CLWARP_DEVICE's. */
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
@@ -41,9 +45,14 @@ now_us(void)
 
 /* What the driver did inside the current call. */
 static struct {
-	double queue_us, wait_us, set_arg_us;
+	double queue_us, wait_us, set_arg_us, other_us;
 	unsigned commands;
 } inside;
+
+/* The forwarders time only while this is set: the wall time of a call is
+ * taken in a pass of its own with it clear, so that their clock reads do
+ * not count as the library's. */
+static int timing;
 
 static void *
 next_symbol(const char *name)
@@ -66,13 +75,14 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
 					  const size_t *, const size_t *, cl_uint,
 					  const cl_event *, cl_event *);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueNDRangeKernel");
 	err = next(q, k, dim, offset, global, local, waits, wait_list, event);
-	inside.queue_us += now_us() - t0;
+	if (timing)
+		inside.queue_us += now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -84,13 +94,14 @@ clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_mem, const void *, size_t, size_t,
 					  size_t, cl_uint, const cl_event *, cl_event *);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueFillBuffer");
 	err = next(q, buffer, pattern, pattern_size, offset, size, waits, wait_list, event);
-	inside.queue_us += now_us() - t0;
+	if (timing)
+		inside.queue_us += now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -102,13 +113,14 @@ clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offse
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t,
 					  cl_uint, const cl_event *, cl_event *);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueCopyBuffer");
 	err = next(q, src, dst, src_offset, dst_offset, size, waits, wait_list, event);
-	inside.queue_us += now_us() - t0;
+	if (timing)
+		inside.queue_us += now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -117,13 +129,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clFinish(cl_command_queue q)
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clFinish");
 	err = next(q);
-	inside.wait_us += now_us() - t0;
+	if (timing)
+		inside.wait_us += now_us() - t0;
 	return err;
 }
 
@@ -131,13 +144,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clWaitForEvents(cl_uint count, const cl_event *events)
 {
 	static cl_int(CL_API_CALL * next)(cl_uint, const cl_event *);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clWaitForEvents");
 	err = next(count, events);
-	inside.wait_us += now_us() - t0;
+	if (timing)
+		inside.wait_us += now_us() - t0;
 	return err;
 }
 
@@ -145,13 +159,44 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
 	static cl_int(CL_API_CALL * next)(cl_kernel, cl_uint, size_t, const void *);
-	double t0 = now_us();
+	double t0 = timing ? now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clSetKernelArg");
 	err = next(k, index, size, value);
-	inside.set_arg_us += now_us() - t0;
+	if (timing)
+		inside.set_arg_us += now_us() - t0;
+	return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clGetMemObjectInfo(cl_mem mem, cl_mem_info name, size_t size, void *value, size_t *size_ret)
+{
+	static cl_int(CL_API_CALL * next)(cl_mem, cl_mem_info, size_t, void *, size_t *);
+	double t0 = timing ? now_us() : 0;
+	cl_int err;
+
+	if (!next)
+		*(void **)&next = next_symbol("clGetMemObjectInfo");
+	err = next(mem, name, size, value, size_ret);
+	if (timing)
+		inside.other_us += now_us() - t0;
+	return err;
+}
+
+CL_API_ENTRY cl_int CL_API_CALL
+clReleaseEvent(cl_event event)
+{
+	static cl_int(CL_API_CALL * next)(cl_event);
+	double t0 = timing ? now_us() : 0;
+	cl_int err;
+
+	if (!next)
+		*(void **)&next = next_symbol("clReleaseEvent");
+	err = next(event);
+	if (timing)
+		inside.other_us += now_us() - t0;
 	return err;
 }
 
@@ -290,7 +335,7 @@ median(double *v, size_t count)
 
 /* Figures of one call in one form, medians over every call made. */
 struct figures {
-	double wall, queue, wait, set_arg, own;
+	double wall, queue, wait, set_arg, other, beyond;
 	unsigned commands;
 };
 
@@ -298,28 +343,39 @@ static int
 measure(const struct data *d, call_fn fn, int with_event, int per_round, int rounds,
 	struct figures *f)
 {
-	size_t count = (size_t)per_round * (size_t)rounds, i = 0;
+	size_t count = (size_t)per_round * (size_t)rounds, i = 0, j = 0;
 	double *wall = malloc(count * sizeof(double)), *queue = malloc(count * sizeof(double));
 	double *wait = malloc(count * sizeof(double)), *set_arg = malloc(count * sizeof(double));
-	double *own = malloc(count * sizeof(double));
-	int ok = wall && queue && wait && set_arg && own;
+	double *other = malloc(count * sizeof(double));
+	int ok = wall && queue && wait && set_arg && other;
 
+	/* Each round: the calls once with the driver calls timed, once with
+	 * only the wall time taken. */
 	for (int r = 0; ok && r < rounds; r++) {
+		timing = 1;
 		for (int c = 0; ok && c < per_round; c++, i++) {
 			cl_event ev = NULL;
-			double t0;
 
 			memset(&inside, 0, sizeof(inside));
-			t0 = now_us();
 			ok = fn(d, with_event ? &ev : NULL) == CLWARP_OK;
-			wall[i] = now_us() - t0;
 			if (ev)
 				clReleaseEvent(ev);
 			queue[i] = inside.queue_us;
 			wait[i] = inside.wait_us;
 			set_arg[i] = inside.set_arg_us;
-			own[i] = wall[i] - inside.queue_us - inside.wait_us;
+			other[i] = inside.other_us;
 			f->commands = inside.commands;
+		}
+		timing = 0;
+		clFinish(clwarp_engine_queue(d->e));
+		for (int c = 0; ok && c < per_round; c++, j++) {
+			cl_event ev = NULL;
+			double t0 = now_us();
+
+			ok = fn(d, with_event ? &ev : NULL) == CLWARP_OK;
+			wall[j] = now_us() - t0;
+			if (ev)
+				clReleaseEvent(ev);
 		}
 		clFinish(clwarp_engine_queue(d->e));
 	}
@@ -328,13 +384,14 @@ measure(const struct data *d, call_fn fn, int with_event, int per_round, int rou
 		f->queue = median(queue, count);
 		f->wait = median(wait, count);
 		f->set_arg = median(set_arg, count);
-		f->own = median(own, count);
+		f->other = median(other, count);
+		f->beyond = f->wall - f->queue - f->wait;
 	}
 	free(wall);
 	free(queue);
 	free(wait);
 	free(set_arg);
-	free(own);
+	free(other);
 	return ok ? 0 : -1;
 }
 
@@ -421,9 +478,10 @@ main(int argc, char **argv)
 	       clwarp_engine_device_info(d.e)->platform_name, clwarp_backend_name(backend), warp);
 	printf("n = %zu (rows: %zu x %zu); %d rounds of %d calls per form; medians, us per call\n",
 	       d.n, d.rows, d.row_length, rounds, per_round);
-	printf("own = wall - driver's queueing - waits: the library's host work (set_arg included)\n\n");
-	printf("%-40s %-8s %4s %9s %9s %9s %9s %9s\n", "call", "form", "cmds", "wall", "queueing",
-	       "waits", "set_arg", "own");
+	printf("beyond = wall - queueing - waits: the host time beyond the commands (set_arg,\n"
+	       "other driver calls: mem info and event release, and the library's own code)\n\n");
+	printf("%-40s %-8s %4s %9s %9s %9s %9s %9s %9s\n", "call", "form", "cmds", "wall",
+	       "queueing", "waits", "set_arg", "other", "beyond");
 	for (size_t c = 0; c < CALLS; c++) {
 		if (only && !strstr(calls[c].name, only))
 			continue;
@@ -436,9 +494,9 @@ main(int argc, char **argv)
 				fprintf(stderr, "call-bench: %s: %s\n", calls[c].name, clwarp_last_error());
 				return 1;
 			}
-			printf("%-40s %-8s %4u %9.2f %9.2f %9.2f %9.2f %9.2f\n", calls[c].name,
+			printf("%-40s %-8s %4u %9.2f %9.2f %9.2f %9.2f %9.2f %9.2f\n", calls[c].name,
 			       with_event ? "event" : "blocking", f.commands, f.wall, f.queue, f.wait,
-			       f.set_arg, f.own);
+			       f.set_arg, f.other, f.beyond);
 		}
 	}
 	release(d.floats);
