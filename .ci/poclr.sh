@@ -92,6 +92,7 @@ readonly POCLR_LIST_LIMIT=120      # clwarp-run --list-devices (runs the backend
 readonly POCLR_EXAMPLE_LIMIT=60    # one example on one device (about 2 s)
 
 POCLR_SERVER_PIDS=()   # the servers' timeout(1) processes, pocld their only child
+POCLR_SERVER_ENV=()    # more VAR=VALUE for the servers (bench/run-poclr-bench.sh); CI sets none
 
 poclr_all_namespaces() {
 	printf '%s\n' "$POCLR_NS-sw" "$POCLR_NS-c" "$POCLR_NS-s1" "$POCLR_NS-s2"
@@ -267,7 +268,8 @@ poclr_start_server() {
 	timeout -k 5 "$POCLR_SERVER_LIMIT" ip netns exec "$POCLR_NS-s$n" \
 		chroot "$TRIXIE_ROOT" "${ROOT_ENV[@]}" \
 		OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd POCL_CACHE_DIR="$POCLR_SERVER_CACHE" \
-		POCLD_ALLOW_CLIENT_RECONNECT=1 "$POCLR_PREFIX/bin/pocld" -a "$addr" -p "$POCLR_PORT" >"$log" 2>&1 &
+		POCLD_ALLOW_CLIENT_RECONNECT=1 "${POCLR_SERVER_ENV[@]}" \
+		"$POCLR_PREFIX/bin/pocld" -a "$addr" -p "$POCLR_PORT" >"$log" 2>&1 &
 	POCLR_SERVER_PIDS[n - 1]=$!
 }
 
