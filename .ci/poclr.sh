@@ -472,7 +472,7 @@ poclr_multidevice() {
 # The live device answers because of poclr-peer-loss.patch: unpatched,
 # pocld 1 ended this client's session when its peer connection to pocld 2
 # broke, and device 0 timed out as well (3 of 3 runs on 2026-11-24, 4 of 4
-# while finding the cause; patched, 7 of 7 passed, each 10.0-10.1 s after
+# while finding the cause; patched, 9 of 9 passed, each 10.0-10.1 s after
 # the kill; docs/multidevice.md, "Limits").
 readonly POCLR_FAULT_LIMIT=180
 
