@@ -1,4 +1,4 @@
-/* Benchmark: device groups against one device in the same run (reduce, scan, compaction). */
+/* Benchmark: device groups against one device in the same run (reduce, scan, compaction, sort, copies). */
 /* SPDX-License-Identifier: MIT */
 #include <getopt.h>
 #include <math.h>
@@ -17,9 +17,14 @@
  * every device; the one-device call is given no event, so it waits too),
  * median of --reps runs after one warm-up run that also builds the
  * kernels. Results are checked: the group's against the one device's
- * (integers exactly, float sums within n * eps * sum |x|). Also timed: the
- * host-to-device copies, whole to one device against the scatter to all,
- * which is what a call on host data pays on top.
+ * (integers exactly, float sums within n * eps * sum |x|). The sorts sort
+ * in place, so their input is written again before each run (not timed).
+ * Also timed: the copies a call on host data pays on top, host to devices
+ * (write whole to device 0 / scatter to the slices) and back (read / gather).
+ *
+ * -N IFACE (Linux): also the network bytes per call, received plus sent on
+ * IFACE (from /proc/net/dev, this process's network namespace) around each
+ * timed call: with PoCL-R, what the call costs on the wire, protocol included.
  */
 
 static double
@@ -55,8 +60,10 @@ die(const char *what, clwarp_status s)
 
 #define CHECK(what, expr) do { clwarp_status s_ = (expr); if (s_ != CLWARP_OK) die(what, s_); } while (0)
 
-enum op { OP_REDUCE, OP_SCAN, OP_COMPACT, OPS };
-static const char *const op_names[OPS] = { "reduce f32 add", "scan u32 incl", "compact f32 x>0" };
+/* The sort last: its timed runs leave the inputs sorted. */
+enum op { OP_REDUCE, OP_SCAN, OP_COMPACT, OP_COPY_IN, OP_COPY_OUT, OP_SORT, OPS };
+static const char *const op_names[OPS] = { "reduce f32 add", "scan u32 incl", "compact f32 x>0",
+					   "write/scatter", "read/gather", "sort u32 keys" };
 
 struct setup {
 	clwarp_group *g;
@@ -64,9 +71,68 @@ struct setup {
 	size_t n, offsets[CLWARP_GROUP_MAX_DEVICES + 1], out_offsets[CLWARP_GROUP_MAX_DEVICES + 1];
 	cl_mem whole_in, whole_out, whole_count;
 	cl_mem in[CLWARP_GROUP_MAX_DEVICES], out[CLWARP_GROUP_MAX_DEVICES];
+	/* Made by each group sort or scatter, released after it (not timed). */
+	cl_mem made[CLWARP_GROUP_MAX_DEVICES];
+	size_t made_offsets[CLWARP_GROUP_MAX_DEVICES + 1];
+	const float *host;
+	void *back;   /* n elements: what read and gather copy into */
 	float reduce_one, reduce_group;
 	cl_uint count_one;
 };
+
+/* Bytes received plus sent on `iface` so far; 0 if it is not there. */
+static double
+net_bytes(const char *iface)
+{
+	FILE *f = iface ? fopen("/proc/net/dev", "r") : NULL;
+	char line[512];
+	double total = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':'), *name = line;
+		unsigned long long v[9];
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		while (*name == ' ')
+			name++;
+		/* rx: bytes packets errs drop fifo frame compressed multicast; tx: bytes */
+		if (strcmp(name, iface) == 0 &&
+		    sscanf(colon + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]) == 9)
+			total = (double)v[0] + (double)v[8];
+	}
+	fclose(f);
+	return total;
+}
+
+/* The sorts sort their input in place: put it back before each run. */
+static void
+prepare(struct setup *s, enum op op, int group)
+{
+	if (op != OP_SORT)
+		return;
+	if (!group) {
+		CHECK("write", clwarp_buffer_write(s->one, s->whole_in, 0, s->n * 4, s->host));
+		return;
+	}
+	for (size_t i = 0; i < clwarp_group_size(s->g); i++)
+		if (s->offsets[i + 1] > s->offsets[i])
+			CHECK("write", clwarp_buffer_write(clwarp_group_engine(s->g, i), s->in[i], 0,
+							   (s->offsets[i + 1] - s->offsets[i]) * 4,
+							   s->host + s->offsets[i]));
+}
+
+/* What a group call made: released after each run, outside the time. */
+static void
+finish(struct setup *s)
+{
+	clwarp_group_release_buffers(s->g, s->made);
+	memset(s->made, 0, sizeof(s->made));
+}
 
 static void
 run_one(struct setup *s, enum op op)
@@ -82,9 +148,18 @@ run_one(struct setup *s, enum op op)
 		CHECK("clwarp_scan", clwarp_scan(s->one, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->whole_in,
 						 s->whole_out, s->n, NULL));
 		break;
-	default:
+	case OP_COMPACT:
 		CHECK("clwarp_compact", clwarp_compact(s->one, CLWARP_TYPE_FLOAT, "x > 0", s->whole_in, s->n,
 						       s->whole_out, count, NULL));
+		break;
+	case OP_SORT:
+		CHECK("clwarp_sort_keys", clwarp_sort_keys(s->one, CLWARP_TYPE_UINT, s->whole_in, s->n, 0, NULL));
+		break;
+	case OP_COPY_IN:
+		CHECK("write", clwarp_buffer_write(s->one, s->whole_in, 0, s->n * 4, s->host));
+		break;
+	default:
+		CHECK("read", clwarp_buffer_read(s->one, s->whole_in, 0, s->n * 4, s->back));
 		break;
 	}
 }
@@ -101,9 +176,19 @@ run_group(struct setup *s, enum op op)
 		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->in,
 							     s->out, s->offsets));
 		break;
-	default:
+	case OP_COMPACT:
 		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, "x > 0", s->in,
 								   s->offsets, s->out, s->out_offsets));
+		break;
+	case OP_SORT:
+		CHECK("clwarp_group_sort_keys", clwarp_group_sort_keys(s->g, CLWARP_TYPE_UINT, s->in, s->offsets,
+									0, s->made, s->made_offsets));
+		break;
+	case OP_COPY_IN:
+		CHECK("clwarp_group_scatter", clwarp_group_scatter(s->g, s->host, 4, s->offsets, s->made));
+		break;
+	default:
+		CHECK("clwarp_group_gather", clwarp_group_gather(s->g, s->in, 4, s->offsets, s->back));
 		break;
 	}
 }
@@ -127,8 +212,21 @@ check(struct setup *s, enum op op, const float *host)
 		}
 		return;
 	}
-	/* Scans and compactions: the group's gathered output, element by element. */
-	size_t elems = op == OP_SCAN ? n : s->out_offsets[count];
+	if (op == OP_COPY_OUT) {
+		/* Both copied into s->back: the last (the group's) must be the data. */
+		if (memcmp(s->back, host, n * 4) != 0) {
+			fprintf(stderr, "group-bench: gather n=%zu: not the data scattered\n", n);
+			exit(1);
+		}
+		return;
+	}
+	/* Scans, compactions, sorts and scatters: the group's output gathered,
+	 * element by element, against device 0's. */
+	size_t elems = op == OP_COMPACT ? s->out_offsets[count] : n;
+	const cl_mem *parts = op == OP_SCAN || op == OP_COMPACT ? s->out : s->made;
+	const size_t *offsets = op == OP_SCAN || op == OP_COPY_IN ? s->offsets :
+				op == OP_COMPACT ? s->out_offsets : s->made_offsets;
+	cl_mem whole = op == OP_SCAN || op == OP_COMPACT ? s->whole_out : s->whole_in;
 	cl_uint *a = malloc(n * sizeof(cl_uint) + 4), *b = malloc(n * sizeof(cl_uint) + 4);
 
 	if (!a || !b) {
@@ -143,9 +241,8 @@ check(struct setup *s, enum op op, const float *host)
 			exit(1);
 		}
 	}
-	CHECK("read", clwarp_buffer_read(s->one, s->whole_out, 0, elems * sizeof(cl_uint), a));
-	CHECK("gather", clwarp_group_gather(s->g, s->out, sizeof(cl_uint),
-					    op == OP_SCAN ? s->offsets : s->out_offsets, b));
+	CHECK("read", clwarp_buffer_read(s->one, whole, 0, elems * sizeof(cl_uint), a));
+	CHECK("gather", clwarp_group_gather(s->g, parts, sizeof(cl_uint), offsets, b));
 	if (memcmp(a, b, elems * sizeof(cl_uint)) != 0) {
 		fprintf(stderr, "group-bench: %s n=%zu: the group's result differs from one device's\n",
 			op_names[op], n);
@@ -155,21 +252,49 @@ check(struct setup *s, enum op op, const float *host)
 	free(b);
 }
 
+/* Median ms per call of `reps` timed runs (each prepared first), and the
+ * mean network bytes per call on `iface` (NULL: none). */
+static double
+time_op(struct setup *s, enum op op, int group, int reps, double *times, const char *iface,
+	double *bytes)
+{
+	double total = 0;
+
+	for (int r = 0; r < reps; r++) {
+		prepare(s, op, group);
+		double b0 = net_bytes(iface), t0 = now_ms();
+
+		if (group)
+			run_group(s, op);
+		else
+			run_one(s, op);
+		times[r] = now_ms() - t0;
+		total += net_bytes(iface) - b0;
+		if (group)
+			finish(s);
+	}
+	*bytes = total / reps;
+	return median(times, reps);
+}
+
 int
 main(int argc, char **argv)
 {
-	const char *devices = NULL;
-	int min_log2 = 20, max_log2 = 24, reps = 7, c;
+	const char *devices = NULL, *iface = NULL;
+	int min_log2 = 20, max_log2 = 24, sort_max_log2 = 31, reps = 7, c;
 	struct setup s = { 0 };
 
-	while ((c = getopt(argc, argv, "d:m:M:r:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:m:M:s:r:N:h")) != -1) {
 		switch (c) {
 		case 'd': devices = optarg; break;
 		case 'm': min_log2 = atoi(optarg); break;
 		case 'M': max_log2 = atoi(optarg); break;
+		case 's': sort_max_log2 = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 'N': iface = optarg; break;
 		default:
-			fprintf(stderr, "usage: group-bench [-d DEVICES] [-m MIN_LOG2] [-M MAX_LOG2] [-r REPS]\n");
+			fprintf(stderr, "usage: group-bench [-d DEVICES] [-m MIN_LOG2] [-M MAX_LOG2] [-s SORT_MAX_LOG2]\n"
+					"                   [-r REPS] [-N IFACE]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -189,59 +314,59 @@ main(int argc, char **argv)
 		       info->driver_version, i + 1 < count ? "," : "");
 	}
 	printf("\n# one = device 0 alone, data whole on it; group = every device, data already split evenly;\n"
-	       "# wall ms per call, median of %d; speed-up = one / group. write = host to device 0 whole,\n"
-	       "# scatter = host to the group's slices.\n", reps);
-	printf("%-16s %6s %10s %10s %8s %10s %10s\n", "op", "n", "one ms", "group ms", "speedup", "write ms",
-	       "scatter ms");
+	       "# wall ms per call, median of %d; speed-up = one / group. write/scatter = host to device 0\n"
+	       "# whole / to the group's slices; read/gather = back.%s\n", reps,
+	       iface ? " one B, group B: bytes on the network per call (received + sent)." : "");
+	printf("%-16s %6s %10s %10s %8s", "op", "n", "one ms", "group ms", "speedup");
+	if (iface)
+		printf(" %12s %12s", "one B", "group B");
+	printf("\n");
 	for (int lg = min_log2; lg <= max_log2; lg += 2) {
 		size_t n = (size_t)1 << lg;
 		float *host = malloc(n * sizeof(float));
-		double *times = malloc((size_t)reps * sizeof(double)), write_ms, scatter_ms;
+		double *times = malloc((size_t)reps * sizeof(double));
 		uint64_t state = 0x2545F4914F6CDD1Dull;
 
-		if (!host || !times) {
+		s.back = malloc(n * sizeof(float));
+		if (!host || !times || !s.back) {
 			fprintf(stderr, "group-bench: out of host memory at n = 2^%d\n", lg);
 			return 1;
 		}
 		/* k/256, k in [-256, 255]: float sums exact at these sizes; the
-		 * same bits serve as uints for the scan. */
+		 * same bits serve as uints for the scan and the sort. */
 		for (size_t i = 0; i < n; i++) {
 			state ^= state << 13, state ^= state >> 7, state ^= state << 17;
 			host[i] = (float)((int)(state % 512) - 256) / 256.0f;
 		}
 		s.n = n;
+		s.host = host;
 		CHECK("clwarp_group_split", clwarp_group_split(s.g, n, 1024, s.offsets));
 		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, n * 4, NULL, &s.whole_in));
 		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, n * 4, NULL, &s.whole_out));
 		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, 4, NULL, &s.whole_count));
-		double t0 = now_ms();
-
 		CHECK("write", clwarp_buffer_write(s.one, s.whole_in, 0, n * 4, host));
-		write_ms = now_ms() - t0;
-		t0 = now_ms();
 		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.in));
-		scatter_ms = now_ms() - t0;
 		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.out));
 		for (int op = 0; op < OPS; op++) {
-			double one_ms, group_ms;
+			double one_ms, group_ms, one_bytes, group_bytes;
 
+			if (op == OP_SORT && lg > sort_max_log2)
+				continue;   /* -s: the slowest call, on a CPU by far */
+			/* The warm-up (kernels built), then the group's result
+			 * against device 0's. */
+			prepare(&s, (enum op)op, 0);
 			run_one(&s, (enum op)op);
+			prepare(&s, (enum op)op, 1);
 			run_group(&s, (enum op)op);
 			check(&s, (enum op)op, host);
-			for (int r = 0; r < reps; r++) {
-				t0 = now_ms();
-				run_one(&s, (enum op)op);
-				times[r] = now_ms() - t0;
-			}
-			one_ms = median(times, reps);
-			for (int r = 0; r < reps; r++) {
-				t0 = now_ms();
-				run_group(&s, (enum op)op);
-				times[r] = now_ms() - t0;
-			}
-			group_ms = median(times, reps);
-			printf("%-16s %4s%-2d %10.3f %10.3f %8.2f %10.3f %10.3f\n", op_names[op], "2^", lg, one_ms,
-			       group_ms, one_ms / group_ms, write_ms, scatter_ms);
+			finish(&s);
+			one_ms = time_op(&s, (enum op)op, 0, reps, times, iface, &one_bytes);
+			group_ms = time_op(&s, (enum op)op, 1, reps, times, iface, &group_bytes);
+			printf("%-16s %4s%-2d %10.3f %10.3f %8.2f", op_names[op], "2^", lg, one_ms, group_ms,
+			       one_ms / group_ms);
+			if (iface)
+				printf(" %12.0f %12.0f", one_bytes, group_bytes);
+			printf("\n");
 			fflush(stdout);
 		}
 		clReleaseMemObject(s.whole_in);
@@ -250,6 +375,7 @@ main(int argc, char **argv)
 		clwarp_group_release_buffers(s.g, s.in);
 		clwarp_group_release_buffers(s.g, s.out);
 		free(host);
+		free(s.back);
 		free(times);
 	}
 	clwarp_group_free(s.g);
