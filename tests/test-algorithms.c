@@ -896,6 +896,32 @@ START_TEST(test_errors)
 	ck_assert_error(clwarp_softmax_rows(e, in, 2, 32, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out`");
 
+	/* 1- and 2-byte types: refused by the calls that combine elements,
+	 * before any buffer is looked at; sized right elsewhere. */
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_CHAR), 1);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_UCHAR), 1);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_SHORT), 2);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_USHORT), 2);
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, in, 64, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: uchar elements are not supported");
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MAX, NULL, 0, NULL, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: char elements are not supported");
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_SHORT, CLWARP_OP_ADD, 1, in, out, 64, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: short elements are not supported");
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_USHORT, CLWARP_OP_MIN, 0, in, in, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: ushort elements are not supported");
+	ck_assert_error(clwarp_segmented_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MIN, in, 4, 16, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_segmented_reduce: char elements are not supported");
+	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, 1, in, 4, 16, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_segmented_scan: uchar elements are not supported");
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_SHORT, "x > 0", in, 129, out, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 258");
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_CHAR, "x > no_such_name", in, 64, out, small,
+					 NULL),
+			CLWARP_ERROR_BUILD, "predicate \"x > no_such_name\" does not compile for char");
+
 	/* Predicates: one expression, checked before any build. */
 	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0; }", in, 64, out, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "';' is not allowed");

@@ -380,8 +380,8 @@ START_TEST(test_histogram_errors)
 
 	ck_assert_error(clwarp_histogram(NULL, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_histogram(e, (clwarp_type)6, in, 100, 10, &lo, &hi, counts, NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 6");
+	ck_assert_error(clwarp_histogram(e, (clwarp_type)10, in, 100, 10, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
 	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 0, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_histogram: bins must be at least 1");
 	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, (size_t)1 << 32, &lo, &hi,

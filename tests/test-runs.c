@@ -420,8 +420,8 @@ START_TEST(test_runs_errors)
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 2, NULL, &tiny));
 	ck_assert_error(clwarp_unique(NULL, CLWARP_TYPE_UINT, a, 100, b, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_unique(e, (clwarp_type)9, a, 100, b, small, NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 9");
+	ck_assert_error(clwarp_unique(e, (clwarp_type)10, a, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
 	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, NULL, 100, b, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_unique: buffer `in` is NULL");
 	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_ULONG, a, 100, b, small, NULL),

@@ -27,7 +27,16 @@ extern "C" {
  * check against a double-precision (long double for double) host sum.
  */
 
-/** Element types. */
+/**
+ * Element types. The 1- and 2-byte integer types (OpenCL C's char, uchar,
+ * short and ushort: cl_char is signed) work with clwarp_sort_keys and
+ * clwarp_sort_pairs (keys and values), clwarp_histogram, clwarp_compact,
+ * clwarp_partition, clwarp_unique, clwarp_run_length_encode and
+ * clwarp_reduce_by_key (keys and values), and the device groups' sorts and
+ * compaction; clwarp_reduce, clwarp_scan, clwarp_segmented_reduce,
+ * clwarp_segmented_scan and their group versions refuse them with
+ * CLWARP_ERROR_INVALID_ARGUMENT (docs/algorithms.md, "Types").
+ */
 typedef enum clwarp_type {
 	CLWARP_TYPE_INT = 0,
 	CLWARP_TYPE_UINT,
@@ -35,6 +44,10 @@ typedef enum clwarp_type {
 	CLWARP_TYPE_ULONG,
 	CLWARP_TYPE_FLOAT,
 	CLWARP_TYPE_DOUBLE,   /**< only where the device has cl_khr_fp64 */
+	CLWARP_TYPE_CHAR,     /**< 1 byte, signed (cl_char) */
+	CLWARP_TYPE_UCHAR,    /**< 1 byte (cl_uchar) */
+	CLWARP_TYPE_SHORT,    /**< 2 bytes, signed (cl_short) */
+	CLWARP_TYPE_USHORT,   /**< 2 bytes (cl_ushort) */
 } clwarp_type;
 
 /** Combining operations; min and max of floats follow fmin/fmax (NaN is ignored). */
