@@ -7,14 +7,23 @@
 #include "error.h"
 #include "util.h"
 
-/* The sort's key defines (sort.cl): the bits type and the kind of order. */
+/* The unsigned integer type of `size` bytes (1, 2, 4 or 8). */
+static const char *
+bits_of_size(size_t size)
+{
+	return size == 1 ? "uchar" : size == 2 ? "ushort" : size == 4 ? "uint" : "ulong";
+}
+
+/* The sort's key defines (sort.cl): the bits type and the kind of order.
+ * Keys and values of 1 and 2 bytes load, stage and store as uchar and
+ * ushort (byte-addressable stores are core since OpenCL 1.1). */
 static void
 sort_defines(const struct algo_variant *v, struct strbuf *out)
 {
 	const struct type_desc *t = &algo_types[v->type];
-	const char *kb = t->size == 8 ? "ulong" : "uint";
+	const char *kb = t->bits;
 	size_t stage = t->size;
-	int order = t->is_float ? 2 : (v->type == CLWARP_TYPE_INT || v->type == CLWARP_TYPE_LONG);
+	int order = t->is_float ? 2 : t->is_signed;
 
 	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
 			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
@@ -23,13 +32,13 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 	if (v->value_type >= 0) {
 		size_t vsize = algo_types[v->value_type].size;
 
-		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", vsize == 8 ? "ulong" : "uint");
+		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", bits_of_size(vsize));
 		if (vsize > stage)
 			stage = vsize;
 	} else {
 		strbuf_puts(out, "#define VB uint\n");
 	}
-	strbuf_printf(out, "#define STAGE_T %s\n", stage == 8 ? "ulong" : "uint");
+	strbuf_printf(out, "#define STAGE_T %s\n", bits_of_size(stage));
 }
 
 /* Local memory of one clwarp_sort_pass work-group (sort.cl), with the

@@ -178,7 +178,8 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
 /**
  * clwarp_sort_* flag: sort on bits [begin, end) of the keys' order bits
  * only, like CUB's begin_bit/end_bit: fewer passes (one per 8 bits) for
- * keys known to be small. Order bits are the key itself for unsigned
+ * keys known to be small; end is at most the key's width (8 for char and
+ * uchar, 16 for short and ushort, ...). Order bits are the key itself for unsigned
  * types, the key with its sign bit flipped for signed ones, and the IEEE
  * total-order bits for floats (docs/algorithms.md).
  */
@@ -186,10 +187,12 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
 	(0x2u | ((unsigned)(begin) & 0xffu) << 8 | ((unsigned)(end) & 0xffu) << 16)
 
 /**
- * Stable radix sort of @p n keys of @p type in place, ascending unless
- * @p flags has CLWARP_SORT_DESCENDING. Floats sort in IEEE total order
- * (-0.0 before +0.0), with NaNs last in either direction. n must be below
- * 2^32. The engine keeps a second buffer of n keys between calls.
+ * Stable radix sort of @p n keys of @p type (any clwarp_type) in place,
+ * ascending unless @p flags has CLWARP_SORT_DESCENDING. Signed integers
+ * (char, short, int, long) sort in two's complement order; floats in IEEE
+ * total order (-0.0 before +0.0), with NaNs last in either direction.
+ * One pass per 8 bits: 1 for 1-byte keys, 2 for 2-byte ones. n must be
+ * below 2^32. The engine keeps a second buffer of n keys between calls.
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type type,
                                              cl_mem keys, size_t n, unsigned flags,
@@ -197,8 +200,8 @@ CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type 
 
 /**
  * clwarp_sort_keys, moving @p values (n elements of @p value_type, any type:
- * values are moved as bits) with their keys. Equal keys keep their values'
- * original order.
+ * values are moved as 1-, 2-, 4- or 8-byte bits) with their keys. Equal
+ * keys keep their values' original order.
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type,
                                               cl_mem keys, clwarp_type value_type, cl_mem values,
