@@ -32,9 +32,14 @@ tile_of(clwarp_engine *e, clwarp_type t, bool select)
 {
 	size_t wg = select ? 256 : 128;
 
+	size_t size = clwarp_type_size(t), vectors = select ? 6 : 8;
+
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
-	return wg * (select ? 6 : 8) * (16 / clwarp_type_size(t));
+	/* 1- and 2-byte elements: proportionally fewer vectors (src/algo_kinds.c). */
+	if (size < 4)
+		vectors = vectors * size / 4 ? vectors * size / 4 : 1;
+	return wg * vectors * (16 / size);
 }
 
 /* The size classes: 0, 1, around the warp, around a tile, several tiles, large. */
@@ -493,6 +498,88 @@ START_TEST(test_partition)
 		for (size_t s = 0; s < count; s++)
 			for (int pattern = 0; pattern < 4; pattern++)
 				check_select(e, types[ti], true, sizes[s], pattern);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/*
+ * Compaction and partition of 1- and 2-byte elements (16 and 8 to a
+ * vector): random elements of the whole type with a predicate that takes
+ * about half (signed: negatives compare as negatives), none or all of
+ * them; every output element compared, and for compaction the elements
+ * past the count left alone.
+ */
+static void
+check_select_narrow(clwarp_engine *e, clwarp_type t, bool partition, size_t n, int pattern)
+{
+	size_t size = clwarp_type_size(t), k = 0, r = 0, total = 0;
+	uint8_t *data = malloc(n * size + 8), *got;
+	const char *pred = is_signed(t) ? "x < -3" : "x >= 100";
+	int64_t limit = is_signed(t) ? -3 : 100;
+	cl_mem in, out = device_copy(e, NULL, n * size), count = device_copy(e, NULL, 0);
+	cl_uint got_count = 12345;
+	uint64_t state = 77 + (uint64_t)pattern;
+
+	ck_assert_ptr_nonnull(data);
+	for (size_t i = 0; i < n; i++)
+		set_bits(data, size, i, pattern == 0 ? next_random(&state) : pattern == 1 ? 5 : (uint64_t)-100);
+	in = device_copy(e, data, n * size);
+	if (partition)
+		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, NULL));
+	else
+		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(cl_uint), &got_count));
+	got = device_read(e, out, n * size);
+#define SELECTED(i) (is_signed(t) ? bits_to_signed(t, get_bits(data, size, i)) < limit \
+				   : (int64_t)get_bits(data, size, i) >= limit)
+	for (size_t i = 0; i < n; i++)
+		total += SELECTED(i);
+	ck_assert_msg(got_count == total, "%s %s n = %zu pattern %d: count %u, expected %zu",
+		      partition ? "partition" : "compact", type_names[t], n, pattern, got_count, total);
+	for (size_t i = 0; i < n; i++) {
+		bool sel = SELECTED(i);
+		size_t at = sel ? k++ : total + r++;
+
+		if (!sel && !partition)
+			continue;
+		if (get_bits(got, size, at) != get_bits(data, size, i))
+			ck_abort_msg("%s %s n = %zu pattern %d: element %zu is 0x%llx, expected 0x%llx (input %zu)",
+				     partition ? "partition" : "compact", type_names[t], n, pattern, at,
+				     (unsigned long long)get_bits(got, size, at),
+				     (unsigned long long)get_bits(data, size, i), i);
+	}
+#undef SELECTED
+	for (size_t i = total; i < n && !partition; i++) {
+		if (get_bits(got, size, i) != FILL_BITS(size))
+			ck_abort_msg("compact %s n = %zu: element %zu past the count was written", type_names[t],
+				     n, i);
+	}
+	free(got);
+	free(data);
+	clReleaseMemObject(in);
+	clReleaseMemObject(out);
+	clReleaseMemObject(count);
+}
+
+START_TEST(test_select_narrow)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	static const clwarp_type types[] = { CLWARP_TYPE_CHAR, CLWARP_TYPE_UCHAR, CLWARP_TYPE_SHORT,
+					     CLWARP_TYPE_USHORT };
+	size_t sizes[16], count;
+
+	for (size_t ti = 0; ti < 4; ti++) {
+		count = sizes_for(e, types[ti], true, sizes);
+		for (size_t s = 0; s < count; s++) {
+			for (int pattern = 0; pattern < 3; pattern++) {
+				if (pattern > 0 && s % 3 != 1)
+					continue;
+				check_select_narrow(e, types[ti], (s + ti) % 2 == 0, sizes[s], pattern);
+				if (!quick && pattern == 0)
+					check_select_narrow(e, types[ti], (s + ti) % 2 != 0, sizes[s], 0);
+			}
+		}
 	}
 	clwarp_engine_free(e);
 }
@@ -1018,6 +1105,7 @@ main(void)
 	ADD_TEST(tc, test_float_accuracy);
 	ADD_TEST(tc, test_compact);
 	ADD_TEST(tc, test_partition);
+	ADD_TEST(tc, test_select_narrow);
 	ADD_TEST(tc, test_predicates);
 	ADD_TEST(tc, test_segmented);
 	/* Before test_segmented_short: the order balances Oclgrind's two

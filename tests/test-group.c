@@ -513,6 +513,33 @@ START_TEST(test_compact)
 		clwarp_group_release_buffers(g, in);
 		clwarp_group_release_buffers(g, out);
 	}
+	/* uchar elements (one byte each, 16 to a vector), split by the weights. */
+	{
+		cl_uchar *bytes_in = (cl_uchar *)host, *bytes_got = (cl_uchar *)got;
+		cl_mem in[CLWARP_GROUP_MAX_DEVICES], out[CLWARP_GROUP_MAX_DEVICES];
+		size_t bytes[CLWARP_GROUP_MAX_DEVICES], k = 0;
+
+		fill(CLWARP_TYPE_UCHAR, bytes_in, n, 98);
+		make_split(g, n, 0, offsets);
+		for (size_t d = 0; d < count; d++)
+			bytes[d] = offsets[d + 1] - offsets[d];
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, bytes_in, 1, offsets, in));
+		ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
+		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_UCHAR, "x > 200", in, offsets, out,
+							 out_offsets));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, out, 1, out_offsets, bytes_got));
+		for (size_t i = 0; i < n; i++) {
+			if (bytes_in[i] > 200) {
+				ck_assert_msg(k < out_offsets[count] && bytes_got[k] == bytes_in[i],
+					      "uchar: selected element %zu is %d, expected %d", k,
+					      k < out_offsets[count] ? bytes_got[k] : -1, bytes_in[i]);
+				k++;
+			}
+		}
+		ck_assert_uint_eq(k, out_offsets[count]);
+		clwarp_group_release_buffers(g, in);
+		clwarp_group_release_buffers(g, out);
+	}
 	free(host);
 	free(got);
 	clwarp_group_free(g);

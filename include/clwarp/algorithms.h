@@ -128,7 +128,10 @@ CLWARP_EXPORT clwarp_status clwarp_run_length_encode(clwarp_engine *engine, clwa
  * unique_keys_out[r] = its first key and aggregates_out[r] = its values
  * (@p values_in, n elements of @p value_type) combined with @p op, in
  * order; the number of runs goes as a cl_uint into element 0 of
- * @p num_runs. Both outputs must hold n elements; n < 2^32.
+ * @p num_runs. Both outputs must hold n elements; n < 2^32. Integer sums
+ * wrap like the value type: 1- and 2-byte values are added in uchar or
+ * ushort, so a sum is the exact sum modulo 2^8 or 2^16, read as two's
+ * complement for char and short (char 100 + 100 = -56).
  */
 CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type,
 						 cl_mem keys_in, clwarp_type value_type,
@@ -145,7 +148,9 @@ CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_t
  * floor((x - lower) * bins / (upper - lower)), exactly; float samples to
  * (x - lower) * (bins / (upper - lower)), truncated, as CUB computes it
  * (docs/algorithms.md). Samples outside [lower, upper), NaNs among them,
- * are not counted. @p counts must hold bins cl_uints and is overwritten;
+ * are not counted: as upper is of the sample type, its largest value
+ * (255 for uchar) never is. For char, uchar, short and ushort samples
+ * @p lower and @p upper point at a 1- or 2-byte element. @p counts must hold bins cl_uints and is overwritten;
  * n < 2^32.
  */
 CLWARP_EXPORT clwarp_status clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in,
