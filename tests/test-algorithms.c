@@ -1105,7 +1105,6 @@ main(void)
 	ADD_TEST(tc, test_float_accuracy);
 	ADD_TEST(tc, test_compact);
 	ADD_TEST(tc, test_partition);
-	ADD_TEST(tc, test_select_narrow);
 	ADD_TEST(tc, test_predicates);
 	ADD_TEST(tc, test_segmented);
 	/* Before test_segmented_short: the order balances Oclgrind's two
@@ -1115,5 +1114,7 @@ main(void)
 	if (test_wanted("test_local_widths"))
 		tcase_add_loop_test(tc, test_local_widths, 0, 2);
 	ADD_TEST(tc, test_threads);
+	/* Last, so that the tests before keep their CLWARP_TEST_SHARD halves. */
+	ADD_TEST(tc, test_select_narrow);
 	return test_main(s);
 }
