@@ -107,9 +107,14 @@ struct type_desc {
 	const char *min_identity;  /* the identity of min: the largest value */
 	const char *max_identity;
 	bool is_float;
+	bool is_signed;            /* a signed integer type */
+	const char *bits;          /* the unsigned integer type of the same width */
 };
 
-extern const struct type_desc algo_types[CLWARP_TYPE_DOUBLE + 1];
+/* Every clwarp_type: algo_types[] has one entry each. */
+#define ALGO_TYPE_COUNT (CLWARP_TYPE_USHORT + 1)
+
+extern const struct type_desc algo_types[ALGO_TYPE_COUNT];
 extern const char *const algo_op_names[3];  /* add, min, max: clwarp_op */
 
 /*
@@ -136,6 +141,10 @@ struct algo_call {
 
 /* One element of any clwarp_type. */
 union algo_value {
+	cl_char c;
+	cl_uchar uc;
+	cl_short s;
+	cl_ushort us;
 	cl_int i;
 	cl_uint u;
 	cl_long l;
@@ -177,6 +186,7 @@ clwarp_status algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem bu
 clwarp_status algo_check_distinct(const char *fn, const cl_mem *buffers, const char *const *names,
 				  unsigned count, unsigned inputs);
 clwarp_status algo_check_count_n(const char *fn, size_t n);
+clwarp_status algo_check_wide_type(const char *fn, clwarp_type type);
 clwarp_status algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine,
 			       clwarp_type type, const char *predicate, cl_mem in, size_t n,
 			       cl_mem out, cl_mem count, const char *count_name, cl_event *event);

@@ -21,15 +21,32 @@ struct hist_params {
 static cl_ulong
 load_bits(clwarp_type type, const void *p)
 {
+	uint8_t b8;
+	uint16_t b16;
 	uint32_t b32;
 	uint64_t b64;
 
-	if (algo_types[type].size == 4) {
+	switch (algo_types[type].size) {
+	case 1:
+		memcpy(&b8, p, 1);
+		return b8;
+	case 2:
+		memcpy(&b16, p, 2);
+		return b16;
+	case 4:
 		memcpy(&b32, p, 4);
 		return b32;
+	default:
+		memcpy(&b64, p, 8);
+		return b64;
 	}
-	memcpy(&b64, p, 8);
-	return b64;
+}
+
+/* Zero-extended bits of a `bits`-bit integer as a signed number. */
+static int64_t
+sign_extend(cl_ulong x, unsigned bits)
+{
+	return bits == 64 ? (int64_t)x : (int64_t)(x ^ (1ull << (bits - 1))) - (int64_t)(1ull << (bits - 1));
 }
 
 /*
@@ -44,13 +61,14 @@ static clwarp_status
 integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, size_t bins,
 	       struct hist_params *hp)
 {
-	bool wide = algo_types[type].size == 8;
-	bool is_signed = type == CLWARP_TYPE_INT || type == CLWARP_TYPE_LONG;
-	cl_ulong range = wide ? upper - lower : (cl_ulong)(uint32_t)(upper - lower);
+	unsigned width = (unsigned)(8 * algo_types[type].size);
+	bool wide = width == 64;
+	cl_ulong mask = wide ? ~(cl_ulong)0 : ((cl_ulong)1 << width) - 1;
+	cl_ulong range = (upper - lower) & mask;
 	bool ordered;
 
-	if (is_signed)
-		ordered = wide ? (int64_t)lower < (int64_t)upper : (int32_t)lower < (int32_t)upper;
+	if (algo_types[type].is_signed)
+		ordered = sign_extend(lower, width) < sign_extend(upper, width);
 	else
 		ordered = lower < upper;
 	if (!ordered)

@@ -7,14 +7,23 @@
 #include "error.h"
 #include "util.h"
 
-/* The sort's key defines (sort.cl): the bits type and the kind of order. */
+/* The unsigned integer type of `size` bytes (1, 2, 4 or 8). */
+static const char *
+bits_of_size(size_t size)
+{
+	return size == 1 ? "uchar" : size == 2 ? "ushort" : size == 4 ? "uint" : "ulong";
+}
+
+/* The sort's key defines (sort.cl): the bits type and the kind of order.
+ * Keys and values of 1 and 2 bytes load, stage and store as uchar and
+ * ushort (byte-addressable stores are core since OpenCL 1.1). */
 static void
 sort_defines(const struct algo_variant *v, struct strbuf *out)
 {
 	const struct type_desc *t = &algo_types[v->type];
-	const char *kb = t->size == 8 ? "ulong" : "uint";
+	const char *kb = t->bits;
 	size_t stage = t->size;
-	int order = t->is_float ? 2 : (v->type == CLWARP_TYPE_INT || v->type == CLWARP_TYPE_LONG);
+	int order = t->is_float ? 2 : t->is_signed;
 
 	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
 			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
@@ -23,13 +32,13 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 	if (v->value_type >= 0) {
 		size_t vsize = algo_types[v->value_type].size;
 
-		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", vsize == 8 ? "ulong" : "uint");
+		strbuf_printf(out, "#define HAS_VALUES 1\n#define VB %s\n", bits_of_size(vsize));
 		if (vsize > stage)
 			stage = vsize;
 	} else {
 		strbuf_puts(out, "#define VB uint\n");
 	}
-	strbuf_printf(out, "#define STAGE_T %s\n", stage == 8 ? "ulong" : "uint");
+	strbuf_printf(out, "#define STAGE_T %s\n", bits_of_size(stage));
 }
 
 /* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
@@ -73,9 +82,14 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	return CLWARP_OK;
 }
 
-/* Run-length encode and reduce by key (runs.cl): the values' type, an
+/*
+ * Run-length encode and reduce by key (runs.cl): the values' type, an
  * exact identity of their operation, and the look-back pair. Run-length
- * encoding sums uint ones. */
+ * encoding sums uint ones. Values of 1 and 2 bytes travel zero-extended
+ * in the pair's uint half; their sums are taken in the same-width
+ * unsigned type, so that they wrap modulo 2^8 or 2^16 (two's complement
+ * for char and short) with no out-of-range conversion to a signed type.
+ */
 static void
 runs_defines(const struct algo_variant *v, unsigned vec, struct strbuf *out)
 {
@@ -83,6 +97,7 @@ runs_defines(const struct algo_variant *v, unsigned vec, struct strbuf *out)
 	const struct type_desc *t = &algo_types[vt];
 	const char *bits = t->size == 8 ? "ulong" : "uint";
 	const char *id, *fn = v->op == CLWARP_OP_MIN ? "min" : "max";
+	bool narrow = t->size < 4;
 
 	/* -0.0 + x is x for every x, +0.0 + -0.0 is not; fmin(NaN, x) is x. */
 	if (v->op == CLWARP_OP_ADD)
@@ -91,10 +106,18 @@ runs_defines(const struct algo_variant *v, unsigned vec, struct strbuf *out)
 		id = t->size == 8 ? "(double)NAN" : "NAN";
 	else
 		id = v->op == CLWARP_OP_MIN ? t->min_identity : t->max_identity;
-	strbuf_printf(out, "#define V %s\n#define V_VEC %s%u\n#define AS_V as_%s\n#define AS_VB as_%s\n"
-			   "#define V_ID (%s)\n#define PAIR %s2\n#define PAIR_N %s\n#define PAIR_BYTES %zu\n",
-		      t->name, t->name, vec, t->name, bits, id, bits, bits, 2 * t->size);
-	if (v->op == CLWARP_OP_ADD)
+	strbuf_printf(out, "#define V %s\n#define V_VEC %s%u\n", t->name, t->name, vec);
+	if (narrow)
+		strbuf_printf(out, "#define AS_V(b) as_%s((%s)(b))\n#define AS_VB(v) ((uint)as_%s(v))\n",
+			      t->name, t->bits, t->bits);
+	else
+		strbuf_printf(out, "#define AS_V as_%s\n#define AS_VB as_%s\n", t->name, bits);
+	strbuf_printf(out, "#define V_ID (%s)\n#define PAIR %s2\n#define PAIR_N %s\n#define PAIR_BYTES %zu\n",
+		      id, bits, bits, 2 * (t->size < 4 ? 4 : t->size));
+	if (v->op == CLWARP_OP_ADD && narrow)
+		strbuf_printf(out, "#define V_OP(a, b) as_%s((%s)((%s)(a) + (%s)(b)))\n", t->name,
+			      t->bits, t->bits, t->bits);
+	else if (v->op == CLWARP_OP_ADD)
 		strbuf_puts(out, "#define V_OP(a, b) ((a) + (b))\n");
 	else
 		strbuf_printf(out, "#define V_OP(a, b) %s%s((a), (b))\n", t->is_float ? "f" : "", fn);
@@ -106,7 +129,7 @@ static void
 histogram_defines(const struct algo_variant *v, struct strbuf *out)
 {
 	const struct type_desc *t = &algo_types[v->type];
-	const char *kb = t->size == 8 ? "ulong" : "uint";
+	const char *kb = t->bits;
 
 	strbuf_printf(out, "#define KB %s\n#define AS_KB as_%s\n#define AS_T as_%s\n#define KEY_BITS %zu\n"
 			   "#define HIST_FLOAT %d\n#define HIST_LOCAL_BINS %u\n",
@@ -175,6 +198,25 @@ histogram_shape(const clwarp_engine *engine, const struct algorithms *a, struct 
 	v->local_bins = a->tuning.histogram_bins < fit ? a->tuning.histogram_bins : (unsigned)fit;
 }
 
+/*
+ * Vectors per work-item in a tile: the tuning's count is made for 4-byte
+ * elements (4 per vector) and, unchanged, for 8-byte ones. 1- and 2-byte
+ * elements come 16 and 8 to a vector, so they take proportionally fewer
+ * vectors (at least one): a work-item keeps about as many elements as
+ * with 4-byte ones, and the per-element bit masks of scan.cl and runs.cl
+ * (32 bits) still hold a work-item's elements.
+ */
+static unsigned
+tile_vectors(const struct algo_variant *v, unsigned vectors)
+{
+	unsigned vec = algo_kind_vec(v);
+
+	if (vec <= 4)
+		return vectors;
+	vectors = vectors * 4 / vec;
+	return vectors ? vectors : 1;
+}
+
 clwarp_status
 algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		const struct backend_config *config, struct algo_variant *v)
@@ -184,21 +226,21 @@ algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		return sort_shape(engine, a, config, v);
 	case ALGO_SCAN:
 		v->wg = a->tuning.scan_wg;
-		v->vectors = a->tuning.scan_vectors;
+		v->vectors = tile_vectors(v, a->tuning.scan_vectors);
 		break;
 	case ALGO_RUNS:
 		v->wg = a->tuning.scan_wg;
-		v->vectors = a->tuning.runs_vectors;
+		v->vectors = tile_vectors(v, a->tuning.runs_vectors);
 		break;
 	case ALGO_COMPACT:
 	case ALGO_PARTITION:
 	case ALGO_UNIQUE:
 		v->wg = a->tuning.select_wg;
-		v->vectors = a->tuning.select_vectors;
+		v->vectors = tile_vectors(v, a->tuning.select_vectors);
 		break;
 	case ALGO_HISTOGRAM:
 		v->wg = a->wg;
-		v->vectors = HIST_VECTORS;
+		v->vectors = tile_vectors(v, HIST_VECTORS);
 		histogram_shape(engine, a, v);
 		break;
 	default:

@@ -101,7 +101,7 @@ clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type, cl_mem keys_in
 	const char *const names[] = { "keys_in", "values_in", "unique_keys_out", "aggregates_out",
 				      "num_runs" };
 
-	if ((unsigned)value_type > CLWARP_TYPE_DOUBLE) {
+	if ((unsigned)value_type >= ALGO_TYPE_COUNT) {
 		clear_error();
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "clwarp_reduce_by_key: unknown value type %d", (int)value_type);

@@ -143,7 +143,7 @@ clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
 		  clwarp_type value_type, cl_mem values, size_t n, unsigned flags, cl_event *event)
 {
 	clear_error();
-	if ((unsigned)value_type > CLWARP_TYPE_DOUBLE)
+	if ((unsigned)value_type >= ALGO_TYPE_COUNT)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "clwarp_sort_pairs: unknown value type %d", (int)value_type);
 	return algo_sort("clwarp_sort_pairs", engine, key_type, keys, (int)value_type, values, n,

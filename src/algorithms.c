@@ -37,6 +37,23 @@ algo_check_engine_type(const char *fn, clwarp_engine *engine, clwarp_type type, 
 	return CLWARP_OK;
 }
 
+/*
+ * The calls that combine elements with the warp layer's operations
+ * (reduce, scan, segmented reduce and scan, and their device-group
+ * versions) take 4- and 8-byte types only: their kernels' vector tiles and
+ * look-back values are made for those. The 1- and 2-byte types get one
+ * clear refusal instead.
+ */
+clwarp_status
+algo_check_wide_type(const char *fn, clwarp_type type)
+{
+	if ((unsigned)type < ARRAY_LENGTH(algo_types) && algo_types[type].size < 4)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s: %s elements are not supported; 1- and 2-byte types work with the sorts, histogram, compact, partition, unique, run-length encode and reduce by key (widen the data to int or uint for this call)",
+				 fn, algo_types[type].name);
+	return CLWARP_OK;
+}
+
 /* `count` elements of `size` bytes, or TOO_LARGE. */
 clwarp_status
 algo_checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes)
@@ -157,6 +174,8 @@ algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op o
 	clwarp_status status;
 
 	status = algo_check_engine_type(fn, engine, type, op);
+	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
@@ -208,6 +227,18 @@ algo_identity(clwarp_type type, clwarp_op op, union algo_value *v)
 	case CLWARP_TYPE_DOUBLE:
 		v->d = op == CLWARP_OP_MIN ? INFINITY : op == CLWARP_OP_MAX ? -INFINITY : 0.0;
 		break;
+	case CLWARP_TYPE_CHAR:
+		v->c = op == CLWARP_OP_MIN ? INT8_MAX : op == CLWARP_OP_MAX ? INT8_MIN : 0;
+		break;
+	case CLWARP_TYPE_UCHAR:
+		v->uc = op == CLWARP_OP_MIN ? UINT8_MAX : 0;
+		break;
+	case CLWARP_TYPE_SHORT:
+		v->s = op == CLWARP_OP_MIN ? INT16_MAX : op == CLWARP_OP_MAX ? INT16_MIN : 0;
+		break;
+	case CLWARP_TYPE_USHORT:
+		v->us = op == CLWARP_OP_MIN ? UINT16_MAX : 0;
+		break;
 	}
 }
 
@@ -234,6 +265,8 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 	clwarp_status status;
 
 	status = algo_check_engine_type(fn, engine, type, op);
+	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
@@ -361,6 +394,8 @@ algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 	clwarp_status status;
 
 	status = algo_check_engine_type(fn, engine, type, op);
+	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
 	if (status != CLWARP_OK)
 		return status;
 	if (row_length > INT32_MAX)

@@ -59,6 +59,12 @@ combine(clwarp_type type, clwarp_op op, union algo_value *acc, const union algo_
 	case CLWARP_TYPE_DOUBLE:
 		COMBINE(d, acc->d + v->d, fmin(acc->d, v->d), fmax(acc->d, v->d));
 		break;
+	/* Refused by algo_check_wide_type before anything is combined. */
+	case CLWARP_TYPE_CHAR:
+	case CLWARP_TYPE_UCHAR:
+	case CLWARP_TYPE_SHORT:
+	case CLWARP_TYPE_USHORT:
+		break;
 	}
 #undef COMBINE
 #undef LESSER
@@ -133,6 +139,8 @@ clwarp_group_reduce(clwarp_group *g, clwarp_type type, clwarp_op op, const cl_me
 	if (status == CLWARP_OK)
 		status = algo_check_engine_type(fn, g->engines[0], type, op);
 	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
+	if (status == CLWARP_OK)
 		status = slice_totals(g, fn, type, op, in, offsets, g->count, totals);
 	if (status != CLWARP_OK)
 		return status;
@@ -168,6 +176,8 @@ clwarp_group_scan(clwarp_group *g, clwarp_type type, clwarp_op op, int inclusive
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL out", fn);
 	if (status == CLWARP_OK)
 		status = algo_check_engine_type(fn, g->engines[0], type, op);
+	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
 	if (status != CLWARP_OK)
 		return status;
 	/* The last device's total is nobody's carry. The totals are read
@@ -211,6 +221,9 @@ clwarp_group_compact(clwarp_group *g, clwarp_type type, const char *predicate, c
 	status = check_call(g, fn, in, out, offsets, "offsets");
 	if (status == CLWARP_OK && (!out || !out_offsets))
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL out or out_offsets", fn);
+	/* Also where every slice is empty. */
+	if (status == CLWARP_OK)
+		status = algo_check_engine_type(fn, g->engines[0], type, CLWARP_OP_ADD);
 	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
 		size_t n = offsets[i + 1] - offsets[i];
 		cl_event done = NULL;
@@ -259,6 +272,11 @@ rows(clwarp_group *g, const char *fn, enum algo_kind kind, clwarp_type type, clw
 	status = check_call(g, fn, in, out, row_offsets, "row_offsets");
 	if (status == CLWARP_OK && !out)
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL out", fn);
+	/* Also where every slice is empty. */
+	if (status == CLWARP_OK)
+		status = algo_check_engine_type(fn, g->engines[0], type, op);
+	if (status == CLWARP_OK)
+		status = algo_check_wide_type(fn, type);
 	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
 		size_t n = row_offsets[i + 1] - row_offsets[i];
 

@@ -53,20 +53,27 @@ key_rank(const struct sort_job *j, const void *key)
 
 	if (j->ksize == 8) {
 		memcpy(&b, key, 8);
-	} else {
+	} else if (j->ksize == 4) {
 		uint32_t w;
 
 		memcpy(&w, key, 4);
 		b = w;
+	} else if (j->ksize == 2) {
+		uint16_t h;
+
+		memcpy(&h, key, 2);
+		b = h;
+	} else {
+		b = *(const uint8_t *)key;
 	}
-	if (j->key_type == CLWARP_TYPE_FLOAT || j->key_type == CLWARP_TYPE_DOUBLE) {
+	if (algo_types[j->key_type].is_float) {
 		unsigned mant = j->ksize == 8 ? 52 : 23;
 		uint64_t exp_mask = (all >> 1) & ~((1ull << mant) - 1);
 
 		if ((b & exp_mask) == exp_mask && (b & ((1ull << mant) - 1)))
 			return (all >> j->begin) & mask;   /* NaN: last either way */
 		b ^= (b & top) ? all : top;
-	} else if (j->key_type == CLWARP_TYPE_INT || j->key_type == CLWARP_TYPE_LONG) {
+	} else if (algo_types[j->key_type].is_signed) {
 		b ^= top;
 	}
 	if (j->flags & CLWARP_SORT_DESCENDING)
@@ -392,7 +399,7 @@ sort_call(struct sort_job *j)
 	status = group_check_offsets(g, j->fn, j->offsets, "offsets");
 	if (status == CLWARP_OK)
 		status = algo_check_engine_type(j->fn, g->engines[0], j->key_type, CLWARP_OP_ADD);
-	if (status == CLWARP_OK && j->value_type > CLWARP_TYPE_DOUBLE)
+	if (status == CLWARP_OK && j->value_type >= ALGO_TYPE_COUNT)
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: unknown value type %d", j->fn,
 				   j->value_type);
 	if (status != CLWARP_OK)
@@ -428,7 +435,7 @@ clwarp_group_sort_pairs(clwarp_group *g, clwarp_type key_type, const cl_mem *key
 			      .out_values = out_values, .out_offsets = out_offsets };
 
 	clear_error();
-	if ((unsigned)value_type > CLWARP_TYPE_DOUBLE)
+	if ((unsigned)value_type >= ALGO_TYPE_COUNT)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: unknown value type %d", j.fn,
 				 (int)value_type);
 	return sort_call(&j);

@@ -14,7 +14,11 @@
 /* CLWARP_TEST_QUICK=1: small sizes and fewer cases (Oclgrind, sanitizers). */
 static bool quick;
 
-static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
+static const char *const type_names[] = { "int",    "uint",  "long",  "ulong", "float",
+					   "double", "char",  "uchar", "short", "ushort" };
+
+/* Every clwarp_type; the 1- and 2-byte ones from CLWARP_TYPE_CHAR on. */
+#define TYPE_COUNT (CLWARP_TYPE_USHORT + 1)
 
 static inline void
 test_read_quick(void)
@@ -43,7 +47,22 @@ is_float(clwarp_type t)
 static inline bool
 is_signed(clwarp_type t)
 {
-	return t == CLWARP_TYPE_INT || t == CLWARP_TYPE_LONG;
+	return t == CLWARP_TYPE_INT || t == CLWARP_TYPE_LONG || t == CLWARP_TYPE_CHAR ||
+	       t == CLWARP_TYPE_SHORT;
+}
+
+/* A 1- or 2-byte type. */
+static inline bool
+is_narrow(clwarp_type t)
+{
+	return t >= CLWARP_TYPE_CHAR && t <= CLWARP_TYPE_USHORT;
+}
+
+/* The bits of an element of `size` bytes: all ones in the low 8 * size bits. */
+static inline uint64_t
+size_mask(size_t size)
+{
+	return size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
 }
 
 static inline bool
@@ -56,16 +75,23 @@ has_fp64(clwarp_engine *e)
 static inline uint64_t
 get_bits(const void *b, size_t size, size_t i)
 {
-	return size == 4 ? ((const uint32_t *)b)[i] : ((const uint64_t *)b)[i];
+	switch (size) {
+	case 1: return ((const uint8_t *)b)[i];
+	case 2: return ((const uint16_t *)b)[i];
+	case 4: return ((const uint32_t *)b)[i];
+	default: return ((const uint64_t *)b)[i];
+	}
 }
 
 static inline void
 set_bits(void *b, size_t size, size_t i, uint64_t v)
 {
-	if (size == 4)
-		((uint32_t *)b)[i] = (uint32_t)v;
-	else
-		((uint64_t *)b)[i] = v;
+	switch (size) {
+	case 1: ((uint8_t *)b)[i] = (uint8_t)v; break;
+	case 2: ((uint16_t *)b)[i] = (uint16_t)v; break;
+	case 4: ((uint32_t *)b)[i] = (uint32_t)v; break;
+	default: ((uint64_t *)b)[i] = v; break;
+	}
 }
 
 /* Float and double bits as their value. */
@@ -101,11 +127,18 @@ double_to_bits(clwarp_type t, double x)
 	return b;
 }
 
-/* Integer bits sign-extended (int, long) or zero-extended to 64. */
+/* Integer bits sign-extended (signed types) or zero-extended to 64. */
 static inline int64_t
 bits_to_signed(clwarp_type t, uint64_t bits)
 {
-	return t == CLWARP_TYPE_INT ? (int64_t)(int32_t)(uint32_t)bits : (int64_t)bits;
+	switch (t) {
+	case CLWARP_TYPE_INT: return (int32_t)(uint32_t)bits;
+	case CLWARP_TYPE_CHAR: return (int8_t)(uint8_t)bits;
+	case CLWARP_TYPE_SHORT: return (int16_t)(uint16_t)bits;
+	case CLWARP_TYPE_UCHAR: return (uint8_t)bits;
+	case CLWARP_TYPE_USHORT: return (uint16_t)bits;
+	default: return (int64_t)bits;
+	}
 }
 
 static inline unsigned
@@ -170,6 +203,6 @@ device_read(clwarp_engine *e, cl_mem m, size_t bytes)
 	return out;
 }
 
-#define FILL_BITS(size) ((size) == 4 ? 0xA5A5A5A5ull : 0xA5A5A5A5A5A5A5A5ull)
+#define FILL_BITS(size) (0xA5A5A5A5A5A5A5A5ull & size_mask(size))
 
 #endif

@@ -55,7 +55,27 @@ pattern_key(clwarp_type t, enum pattern p, size_t i, size_t n, uint64_t *rng)
 		memcpy(&b, &x, 8);
 		return b;
 	}
-	return clwarp_type_size(t) == 4 ? (uint32_t)r : r;
+	if (is_narrow(t) && (p == PATTERN_SORTED || p == PATTERN_REVERSE)) {
+		/* i spread over the whole type, in its order (the sign bit
+		 * flipped for signed types): ascending or descending, with
+		 * runs of equal keys where n is above the type's range. */
+		unsigned bits = (unsigned)(8 * clwarp_type_size(t));
+		uint64_t k = n ? (uint64_t)i * (1ull << bits) / n : 0;
+
+		if (p == PATTERN_REVERSE)
+			k = size_mask(clwarp_type_size(t)) - k;
+		return (is_signed(t) ? k ^ (1ull << (bits - 1)) : k) & size_mask(clwarp_type_size(t));
+	}
+	/* PATTERN_FEW's five keys are -2, -1, 0, 1, 2 in the narrow types. */
+	return r & size_mask(clwarp_type_size(t));
+}
+
+/* The value of element i in the pair tests: its original index (with high
+ * bits set in 8-byte values), cut to 1- and 2-byte values. */
+static inline uint64_t
+value_of_index(size_t vs, size_t i)
+{
+	return vs == 8 ? (uint64_t)i | 0xabcd000000000000ull : (uint64_t)i & size_mask(vs);
 }
 
 /* ------------------------------------------------------------ reference order */
@@ -67,7 +87,7 @@ struct ref_item {
 
 static clwarp_type ref_type;
 static bool ref_descending;
-static unsigned ref_begin, ref_end;  /* bit range, uint keys only */
+static unsigned ref_begin, ref_end;  /* bit range of the order bits, integer keys only */
 
 static inline double
 as_number(clwarp_type t, uint64_t bits)
@@ -92,8 +112,12 @@ compare_keys(clwarp_type t, uint64_t a, uint64_t b)
 	switch (t) {
 	case CLWARP_TYPE_INT: return (int32_t)a < (int32_t)b ? -1 : (int32_t)a > (int32_t)b;
 	case CLWARP_TYPE_LONG: return (int64_t)a < (int64_t)b ? -1 : (int64_t)a > (int64_t)b;
+	case CLWARP_TYPE_CHAR: return (int8_t)a < (int8_t)b ? -1 : (int8_t)a > (int8_t)b;
+	case CLWARP_TYPE_SHORT: return (int16_t)a < (int16_t)b ? -1 : (int16_t)a > (int16_t)b;
 	case CLWARP_TYPE_UINT:
-	case CLWARP_TYPE_ULONG: return a < b ? -1 : a > b;
+	case CLWARP_TYPE_ULONG:
+	case CLWARP_TYPE_UCHAR:
+	case CLWARP_TYPE_USHORT: return a < b ? -1 : a > b;
 	default: {
 		double x = as_number(t, a), y = as_number(t, b);
 
@@ -117,8 +141,10 @@ ref_compare(const void *pa, const void *pb)
 	if (nan_a || nan_b) {
 		c = nan_a - nan_b;   /* NaNs last, whatever the direction */
 	} else if (ref_end) {
-		uint64_t mask = (1ull << (ref_end - ref_begin)) - 1;
-		uint64_t x = (a->bits >> ref_begin) & mask, y = (b->bits >> ref_begin) & mask;
+		/* The order bits: the key, its sign bit flipped for signed types. */
+		uint64_t top = is_signed(ref_type) ? 1ull << (8 * clwarp_type_size(ref_type) - 1) : 0;
+		uint64_t mask = ref_end - ref_begin == 64 ? ~0ull : (1ull << (ref_end - ref_begin)) - 1;
+		uint64_t x = ((a->bits ^ top) >> ref_begin) & mask, y = ((b->bits ^ top) >> ref_begin) & mask;
 
 		c = x < y ? -1 : x > y;
 		c = ref_descending ? -c : c;

@@ -32,9 +32,14 @@ tile_of(clwarp_engine *e, clwarp_type t, bool select)
 {
 	size_t wg = select ? 256 : 128;
 
+	size_t size = clwarp_type_size(t), vectors = select ? 6 : 8;
+
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
-	return wg * (select ? 6 : 8) * (16 / clwarp_type_size(t));
+	/* 1- and 2-byte elements: proportionally fewer vectors (src/algo_kinds.c). */
+	if (size < 4)
+		vectors = vectors * size / 4 ? vectors * size / 4 : 1;
+	return wg * vectors * (16 / size);
 }
 
 /* The size classes: 0, 1, around the warp, around a tile, several tiles, large. */
@@ -498,6 +503,88 @@ START_TEST(test_partition)
 }
 END_TEST
 
+/*
+ * Compaction and partition of 1- and 2-byte elements (16 and 8 to a
+ * vector): random elements of the whole type with a predicate that takes
+ * about half (signed: negatives compare as negatives), none or all of
+ * them; every output element compared, and for compaction the elements
+ * past the count left alone.
+ */
+static void
+check_select_narrow(clwarp_engine *e, clwarp_type t, bool partition, size_t n, int pattern)
+{
+	size_t size = clwarp_type_size(t), k = 0, r = 0, total = 0;
+	uint8_t *data = malloc(n * size + 8), *got;
+	const char *pred = is_signed(t) ? "x < -3" : "x >= 100";
+	int64_t limit = is_signed(t) ? -3 : 100;
+	cl_mem in, out = device_copy(e, NULL, n * size), count = device_copy(e, NULL, 0);
+	cl_uint got_count = 12345;
+	uint64_t state = 77 + (uint64_t)pattern;
+
+	ck_assert_ptr_nonnull(data);
+	for (size_t i = 0; i < n; i++)
+		set_bits(data, size, i, pattern == 0 ? next_random(&state) : pattern == 1 ? 5 : (uint64_t)-100);
+	in = device_copy(e, data, n * size);
+	if (partition)
+		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, NULL));
+	else
+		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(cl_uint), &got_count));
+	got = device_read(e, out, n * size);
+#define SELECTED(i) (is_signed(t) ? bits_to_signed(t, get_bits(data, size, i)) < limit \
+				   : (int64_t)get_bits(data, size, i) >= limit)
+	for (size_t i = 0; i < n; i++)
+		total += SELECTED(i);
+	ck_assert_msg(got_count == total, "%s %s n = %zu pattern %d: count %u, expected %zu",
+		      partition ? "partition" : "compact", type_names[t], n, pattern, got_count, total);
+	for (size_t i = 0; i < n; i++) {
+		bool sel = SELECTED(i);
+		size_t at = sel ? k++ : total + r++;
+
+		if (!sel && !partition)
+			continue;
+		if (get_bits(got, size, at) != get_bits(data, size, i))
+			ck_abort_msg("%s %s n = %zu pattern %d: element %zu is 0x%llx, expected 0x%llx (input %zu)",
+				     partition ? "partition" : "compact", type_names[t], n, pattern, at,
+				     (unsigned long long)get_bits(got, size, at),
+				     (unsigned long long)get_bits(data, size, i), i);
+	}
+#undef SELECTED
+	for (size_t i = total; i < n && !partition; i++) {
+		if (get_bits(got, size, i) != FILL_BITS(size))
+			ck_abort_msg("compact %s n = %zu: element %zu past the count was written", type_names[t],
+				     n, i);
+	}
+	free(got);
+	free(data);
+	clReleaseMemObject(in);
+	clReleaseMemObject(out);
+	clReleaseMemObject(count);
+}
+
+START_TEST(test_select_narrow)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	static const clwarp_type types[] = { CLWARP_TYPE_CHAR, CLWARP_TYPE_UCHAR, CLWARP_TYPE_SHORT,
+					     CLWARP_TYPE_USHORT };
+	size_t sizes[16], count;
+
+	for (size_t ti = 0; ti < 4; ti++) {
+		count = sizes_for(e, types[ti], true, sizes);
+		for (size_t s = 0; s < count; s++) {
+			for (int pattern = 0; pattern < 3; pattern++) {
+				if (pattern > 0 && s % 3 != 1)
+					continue;
+				check_select_narrow(e, types[ti], (s + ti) % 2 == 0, sizes[s], pattern);
+				if (!quick && pattern == 0)
+					check_select_narrow(e, types[ti], (s + ti) % 2 != 0, sizes[s], 0);
+			}
+		}
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 /* Other predicates: one that is not simply "x > 0", and built-in calls. */
 START_TEST(test_predicates)
 {
@@ -896,6 +983,32 @@ START_TEST(test_errors)
 	ck_assert_error(clwarp_softmax_rows(e, in, 2, 32, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out`");
 
+	/* 1- and 2-byte types: refused by the calls that combine elements,
+	 * before any buffer is looked at; sized right elsewhere. */
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_CHAR), 1);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_UCHAR), 1);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_SHORT), 2);
+	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_USHORT), 2);
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, in, 64, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: uchar elements are not supported");
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MAX, NULL, 0, NULL, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: char elements are not supported");
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_SHORT, CLWARP_OP_ADD, 1, in, out, 64, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: short elements are not supported");
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_USHORT, CLWARP_OP_MIN, 0, in, in, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: ushort elements are not supported");
+	ck_assert_error(clwarp_segmented_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MIN, in, 4, 16, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_segmented_reduce: char elements are not supported");
+	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, 1, in, 4, 16, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_segmented_scan: uchar elements are not supported");
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_SHORT, "x > 0", in, 129, out, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 258");
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_CHAR, "x > no_such_name", in, 64, out, small,
+					 NULL),
+			CLWARP_ERROR_BUILD, "predicate \"x > no_such_name\" does not compile for char");
+
 	/* Predicates: one expression, checked before any build. */
 	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0; }", in, 64, out, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "';' is not allowed");
@@ -1001,5 +1114,7 @@ main(void)
 	if (test_wanted("test_local_widths"))
 		tcase_add_loop_test(tc, test_local_widths, 0, 2);
 	ADD_TEST(tc, test_threads);
+	/* Last, so that the tests before keep their CLWARP_TEST_SHARD halves. */
+	ADD_TEST(tc, test_select_narrow);
 	return test_main(s);
 }

@@ -29,6 +29,10 @@ fill(clwarp_type type, void *data, size_t n, uint32_t seed)
 		case CLWARP_TYPE_ULONG: ((cl_ulong *)data)[i] = (cl_ulong)v * 0x9e3779b97f4a7c15ull; break;
 		case CLWARP_TYPE_FLOAT: ((cl_float *)data)[i] = (float)v / 7.0f; break;
 		case CLWARP_TYPE_DOUBLE: ((cl_double *)data)[i] = (double)v / 7.0; break;
+		case CLWARP_TYPE_CHAR: ((cl_char *)data)[i] = (cl_char)(v / 8); break;
+		case CLWARP_TYPE_UCHAR: ((cl_uchar *)data)[i] = (cl_uchar)(v + 1000); break;
+		case CLWARP_TYPE_SHORT: ((cl_short *)data)[i] = (cl_short)(v * 31); break;
+		case CLWARP_TYPE_USHORT: ((cl_ushort *)data)[i] = (cl_ushort)(v * 31); break;
 		}
 	}
 }
@@ -43,6 +47,10 @@ value_at(clwarp_type type, const void *data, size_t i)
 	case CLWARP_TYPE_LONG: return ((const cl_long *)data)[i];
 	case CLWARP_TYPE_ULONG: return ((const cl_ulong *)data)[i];
 	case CLWARP_TYPE_FLOAT: return ((const cl_float *)data)[i];
+	case CLWARP_TYPE_CHAR: return ((const cl_char *)data)[i];
+	case CLWARP_TYPE_UCHAR: return ((const cl_uchar *)data)[i];
+	case CLWARP_TYPE_SHORT: return ((const cl_short *)data)[i];
+	case CLWARP_TYPE_USHORT: return ((const cl_ushort *)data)[i];
 	default: return ((const cl_double *)data)[i];
 	}
 }
@@ -260,6 +268,33 @@ START_TEST(test_compact)
 		clwarp_group_release_buffers(g, in);
 		clwarp_group_release_buffers(g, out);
 	}
+	/* uchar elements (one byte each, 16 to a vector), split by the weights. */
+	{
+		cl_uchar *bytes_in = (cl_uchar *)host, *bytes_got = (cl_uchar *)got;
+		cl_mem in[CLWARP_GROUP_MAX_DEVICES], out[CLWARP_GROUP_MAX_DEVICES];
+		size_t bytes[CLWARP_GROUP_MAX_DEVICES], k = 0;
+
+		fill(CLWARP_TYPE_UCHAR, bytes_in, n, 98);
+		make_split(g, n, 0, offsets);
+		for (size_t d = 0; d < count; d++)
+			bytes[d] = offsets[d + 1] - offsets[d];
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, bytes_in, 1, offsets, in));
+		ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
+		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_UCHAR, "x > 200", in, offsets, out,
+							 out_offsets));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, out, 1, out_offsets, bytes_got));
+		for (size_t i = 0; i < n; i++) {
+			if (bytes_in[i] > 200) {
+				ck_assert_msg(k < out_offsets[count] && bytes_got[k] == bytes_in[i],
+					      "uchar: selected element %zu is %d, expected %d", k,
+					      k < out_offsets[count] ? bytes_got[k] : -1, bytes_in[i]);
+				k++;
+			}
+		}
+		ck_assert_uint_eq(k, out_offsets[count]);
+		clwarp_group_release_buffers(g, in);
+		clwarp_group_release_buffers(g, out);
+	}
 	free(host);
 	free(got);
 	clwarp_group_free(g);
@@ -368,6 +403,18 @@ START_TEST(test_errors)
 		     CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type");
 	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, NULL),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "NULL result");
+	/* 1- and 2-byte types: refused by the calls that combine elements. */
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, in, offsets, &result),
+		     CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_reduce: uchar elements are not supported");
+	expect_error(clwarp_group_scan(g, CLWARP_TYPE_SHORT, CLWARP_OP_MAX, 1, in, in, offsets),
+		     CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_scan: short elements are not supported");
+	expect_error(clwarp_group_segmented_reduce(g, CLWARP_TYPE_CHAR, CLWARP_OP_MIN, in, offsets, 1, in),
+		     CLWARP_ERROR_INVALID_ARGUMENT,
+		     "clwarp_group_segmented_reduce: char elements are not supported");
+	expect_error(clwarp_group_segmented_scan(g, CLWARP_TYPE_USHORT, CLWARP_OP_ADD, 0, in, offsets, 1,
+						 in),
+		     CLWARP_ERROR_INVALID_ARGUMENT,
+		     "clwarp_group_segmented_scan: ushort elements are not supported");
 	expect_error(clwarp_group_scan(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, NULL, offsets),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "NULL");
 	expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, "x >", in, offsets, in, out_offsets),

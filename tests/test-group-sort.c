@@ -53,7 +53,7 @@ check_group_sort(clwarp_group *g, clwarp_type t, int value_type, size_t n, enum 
 		ref[i].bits = get_bits(keys, ks, i);
 		ref[i].index = i;
 		if (vs)
-			set_bits(values, vs, i, vs == 8 ? (uint64_t)i | 0xabcd000000000000ull : i);
+			set_bits(values, vs, i, value_of_index(vs, i));
 	}
 	ck_assert_clwarp_ok(clwarp_group_split(g, n, 1, offsets));
 	for (size_t i = 1; i < count && split; i++)
@@ -82,7 +82,7 @@ check_group_sort(clwarp_group *g, clwarp_type t, int value_type, size_t n, enum 
 			      type_names[t], n, (int)p, descending ? "descending" : "ascending", split, i,
 			      (unsigned long long)get_bits(got_k, ks, i), (unsigned long long)ref[i].bits);
 		if (vs) {
-			uint64_t want = vs == 8 ? (uint64_t)ref[i].index | 0xabcd000000000000ull : ref[i].index;
+			uint64_t want = value_of_index(vs, ref[i].index);
 
 			ck_assert_msg(get_bits(got_v, vs, i) == want,
 				      "%s keys, n %zu, pattern %d, split %d: value %zu is %llu, expected %llu (not stable?)",
@@ -126,6 +126,12 @@ START_TEST(test_group_sort_types)
 	}
 	check_group_sort(g, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, n, PATTERN_SPECIAL, false, 0, 0, 7);
 	check_group_sort(g, CLWARP_TYPE_FLOAT, -1, n, PATTERN_SPECIAL, true, 0, 0, 8);
+	/* 1- and 2-byte keys (the splitters' ranks read 1 and 2 bytes) and values. */
+	check_group_sort(g, CLWARP_TYPE_CHAR, -1, n, PATTERN_RANDOM, true, 0, 0, 9);
+	check_group_sort(g, CLWARP_TYPE_USHORT, CLWARP_TYPE_UCHAR, n, PATTERN_FEW, false, 0, 0, 10);
+	check_group_sort(g, CLWARP_TYPE_SHORT, CLWARP_TYPE_UINT, n, PATTERN_RANDOM, false,
+			 CLWARP_SORT_BITS(8, 16), 0, 11);
+	check_group_sort(g, CLWARP_TYPE_UCHAR, CLWARP_TYPE_SHORT, n, PATTERN_REVERSE, true, 0, 1, 12);
 	clwarp_group_free(g);
 }
 END_TEST

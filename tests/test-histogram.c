@@ -82,7 +82,7 @@ ref_bin(clwarp_type t, uint64_t x, struct range r, size_t bins)
 static uint64_t
 in_range(clwarp_type t, struct range r, uint64_t v)
 {
-	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	uint64_t mask = size_mask(clwarp_type_size(t));
 	uint64_t range = (r.upper - r.lower) & mask;
 
 	return (r.lower + v % range) & mask;
@@ -93,7 +93,7 @@ make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *o
 	     uint64_t seed)
 {
 	size_t size = clwarp_type_size(t);
-	uint64_t rng = seed, mask = size == 4 ? 0xffffffffull : ~0ull;
+	uint64_t rng = seed, mask = size_mask(size);
 	double lo = is_float(t) ? bits_to_double(t, r.lower) : 0;
 	double hi = is_float(t) ? bits_to_double(t, r.upper) : 0;
 
@@ -181,7 +181,7 @@ check_histogram(clwarp_engine *e, clwarp_type t, size_t n, size_t bins, struct r
 static struct range
 int_range(clwarp_type t, int64_t lower, int64_t upper)
 {
-	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	uint64_t mask = size_mask(clwarp_type_size(t));
 	struct range r = { (uint64_t)lower & mask, (uint64_t)upper & mask };
 
 	return r;
@@ -199,7 +199,7 @@ float_range(clwarp_type t, double lower, double upper)
 static struct range
 full_range(clwarp_type t)
 {
-	uint64_t mask = clwarp_type_size(t) == 4 ? 0xffffffffull : ~0ull;
+	uint64_t mask = size_mask(clwarp_type_size(t));
 	struct range r = { 0, mask };
 
 	if (is_signed(t)) {
@@ -227,6 +227,24 @@ ranges_for(clwarp_type t, struct range *out, size_t *bins)
 	}
 	bool sig = is_signed(t);
 
+	if (is_narrow(t)) {
+		/* The same ways, and ranges with both bounds negative. */
+		bool wide16 = clwarp_type_size(t) == 2;
+
+		out[k] = full_range(t), bins[k++] = 1;
+		out[k] = full_range(t), bins[k++] = 7;
+		out[k] = full_range(t), bins[k++] = 256;
+		out[k] = full_range(t), bins[k++] = 5000;                          /* bins > range */
+		out[k] = int_range(t, sig ? -100 : 100, sig ? 28 : 228), bins[k++] = 16;   /* width 8 */
+		out[k] = int_range(t, sig ? -50 : 10, sig ? 50 : 110), bins[k++] = 10;     /* width 10 */
+		out[k] = int_range(t, sig ? -128 : 0, sig ? -1 : 201), bins[k++] = 7;
+		out[k] = int_range(t, sig ? -7 : 3, sig ? -5 : 5), bins[k++] = 5000;
+		if (wide16) {
+			out[k] = int_range(t, sig ? -30000 : 60000, sig ? -20000 : 65535), bins[k++] = 3;
+			out[k] = int_range(t, sig ? -1000 : 0, 1001), bins[k++] = 300;
+		}
+		return k;
+	}
 	out[k] = full_range(t), bins[k++] = 1;
 	out[k] = full_range(t), bins[k++] = 7;     /* 64-bit: the long division */
 	out[k] = full_range(t), bins[k++] = 256;
@@ -238,10 +256,14 @@ ranges_for(clwarp_type t, struct range *out, size_t *bins)
 	return k;
 }
 
+/* 256 work-items x 4 vectors of 4-byte elements (as many elements for 1-
+ * and 2-byte ones: src/algo_kinds.c, tile_vectors), x 2 of 8-byte ones. */
 static size_t
 tile_of(clwarp_type t)
 {
-	return 256 * 4 * (16 / clwarp_type_size(t));
+	size_t size = clwarp_type_size(t);
+
+	return 256 * 4 * (16 / (size < 4 ? 4 : size));
 }
 
 static clwarp_type
@@ -285,6 +307,8 @@ START_TEST(test_histogram_sizes)
 
 	if (!is_float(t) && !is_signed(t))
 		r = int_range(t, 1000, 11000);
+	if (clwarp_type_size(t) == 1)
+		r = is_signed(t) ? int_range(t, -100, 100) : int_range(t, 10, 250);
 	for (size_t s = 0; s < (quick ? 8 : 9); s++) {
 		if (quick && s % 2)
 			continue;
@@ -301,11 +325,15 @@ END_TEST
 START_TEST(test_histogram_patterns)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
-	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT };
+	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UCHAR,
+					     CLWARP_TYPE_SHORT };
 
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < 4; i++) {
 		clwarp_type t = types[i];
 		struct range r = is_float(t) ? float_range(t, 0.0, 10.0) : int_range(t, -10, 30);
+
+		if (t == CLWARP_TYPE_UCHAR)
+			r = int_range(t, 0, 255);
 		size_t n = quick ? tile_of(t) + 77 : 5 * tile_of(t) + 77;
 
 		check_histogram(e, t, n, 40, r, PATTERN_CONSTANT, 3);
@@ -335,6 +363,16 @@ START_TEST(test_histogram_small)
 	check_histogram(e, CLWARP_TYPE_INT, 100, 5000, int_range(CLWARP_TYPE_INT, -7, 9000),
 			PATTERN_SORTED, 4);
 	check_histogram(e, CLWARP_TYPE_INT, 0, 3, int_range(CLWARP_TYPE_INT, -7, 9), PATTERN_WIDE, 5);
+	/* 1- and 2-byte samples: vectors of 16 and 8, partial tiles element
+	 * by element, negative bounds, bins in local and in global memory. */
+	check_histogram(e, CLWARP_TYPE_UCHAR, tile_of(CLWARP_TYPE_UCHAR) + 3, 256,
+			full_range(CLWARP_TYPE_UCHAR), PATTERN_WIDE, 6);
+	check_histogram(e, CLWARP_TYPE_CHAR, 2 * tile_of(CLWARP_TYPE_CHAR) + 1, 7,
+			int_range(CLWARP_TYPE_CHAR, -100, 50), PATTERN_EDGES, 7);
+	check_histogram(e, CLWARP_TYPE_SHORT, 301, 5000, int_range(CLWARP_TYPE_SHORT, -3000, -1000),
+			PATTERN_EDGES, 8);
+	check_histogram(e, CLWARP_TYPE_USHORT, tile_of(CLWARP_TYPE_USHORT) - 1, 16,
+			int_range(CLWARP_TYPE_USHORT, 100, 228), PATTERN_SORTED, 9);
 	/* With an event, twice: the counts are overwritten, not added to. */
 	for (int k = 0; k < 2; k++) {
 		cl_mem in = device_copy(e, (uint32_t[4]){ 1, 1, 3, 12 }, 16);
@@ -366,6 +404,8 @@ START_TEST(test_histogram_local_widths)
 			int_range(CLWARP_TYPE_INT, -10, 30), PATTERN_CONSTANT, 2);
 	check_histogram(e, CLWARP_TYPE_INT, tile_of(CLWARP_TYPE_INT) - 1, 40,
 			int_range(CLWARP_TYPE_INT, -10, 30), PATTERN_SORTED, 3);
+	check_histogram(e, CLWARP_TYPE_CHAR, 2 * tile_of(CLWARP_TYPE_CHAR) + 5, 16,
+			int_range(CLWARP_TYPE_CHAR, -100, 28), PATTERN_EDGES, 4);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -380,8 +420,30 @@ START_TEST(test_histogram_errors)
 
 	ck_assert_error(clwarp_histogram(NULL, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_histogram(e, (clwarp_type)6, in, 100, 10, &lo, &hi, counts, NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 6");
+	ck_assert_error(clwarp_histogram(e, (clwarp_type)10, in, 100, 10, &lo, &hi, counts, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
+	/* 1- and 2-byte bounds are read as one element of the type and
+	 * compare in it: as char, 100 is not below -100; as uchar, 156 is
+	 * not below 100. */
+	{
+		int8_t c_lo = 100, c_hi = -100;
+		uint8_t uc_lo = 156, uc_hi = 100;
+		int16_t s_lo = -5, s_hi = -5, s_ok = 5;
+
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, 100, 10, &c_lo, &c_hi, counts, NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 100, 10, &uc_lo, &uc_hi, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 100, 10, &s_lo, &s_hi, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, 100, 10, NULL, &s_hi, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "must point at one ushort each");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 201, 10, &s_lo, &s_ok, counts, NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 402");
+	}
 	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 0, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_histogram: bins must be at least 1");
 	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, (size_t)1 << 32, &lo, &hi,
@@ -431,9 +493,9 @@ main(void)
 	ADD_TEST(tc, test_histogram_errors);
 	ADD_TEST(tc, test_histogram_small);
 	if (test_wanted("test_histogram_ranges"))
-		tcase_add_loop_test(tc, test_histogram_ranges, 0, CLWARP_TYPE_DOUBLE + 1);
+		tcase_add_loop_test(tc, test_histogram_ranges, 0, TYPE_COUNT);
 	if (test_wanted("test_histogram_sizes"))
-		tcase_add_loop_test(tc, test_histogram_sizes, 0, CLWARP_TYPE_DOUBLE + 1);
+		tcase_add_loop_test(tc, test_histogram_sizes, 0, TYPE_COUNT);
 	ADD_TEST(tc, test_histogram_patterns);
 	if (test_wanted("test_histogram_local_widths"))
 		tcase_add_loop_test(tc, test_histogram_local_widths, 0, 2);

@@ -1,5 +1,6 @@
 /* Unique, run-length encode and reduce by key against a host reference:
- * every key type, size classes around warps and tiles, run patterns, NaN
+ * every key type (1- and 2-byte ones included, with values of every
+ * size), size classes around warps and tiles, run patterns, NaN
  * and signed zeros, and the argument checks. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
@@ -105,7 +106,7 @@ static uint64_t
 combine(clwarp_type t, clwarp_op op, uint64_t a, uint64_t b)
 {
 	size_t size = clwarp_type_size(t);
-	uint64_t mask = size == 4 ? 0xffffffffull : ~0ull;
+	uint64_t mask = size_mask(size);
 
 	if (is_float(t)) {
 		double x = bits_to_double(t, a), y = bits_to_double(t, b);
@@ -220,19 +221,35 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 		clReleaseMemObject(ao);
 }
 
+/* Vectors of 16 bytes per work-item for elements of `size` bytes: the
+ * tuning's count, in proportion fewer for 1- and 2-byte elements
+ * (src/algo_kinds.c, tile_vectors). */
+static size_t
+vectors_for(size_t vectors, size_t size)
+{
+	size_t vec = 16 / size;
+
+	if (vec <= 4)
+		return vectors;
+	vectors = vectors * 4 / vec;
+	return vectors ? vectors : 1;
+}
+
 /* Tile sizes (default tuning): unique is a compaction, 256 x 6 vectors;
- * runs.cl 128 x 4 vectors of the wider of key and value. */
+ * runs.cl 128 x 4 vectors of the wider of key and value (run-length
+ * encode: of the key). */
 static size_t
 tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
 {
 	size_t wg = call == CALL_UNIQUE ? 256 : 128, ks = clwarp_type_size(rc->key);
-	size_t vs = call == CALL_RBK ? clwarp_type_size(rc->value) : 4;
+	size_t vs = call == CALL_RBK ? clwarp_type_size(rc->value) : 1;
+	size_t size = ks > vs ? ks : vs;
 
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
 	if (call == CALL_UNIQUE)
-		return wg * 6 * (16 / ks);
-	return wg * 4 * (16 / (ks > vs ? ks : vs));
+		return wg * vectors_for(6, ks) * (16 / ks);
+	return wg * vectors_for(4, size) * (16 / size);
 }
 
 /* Sizes 0, 1, around the warp, a non-power of two, around a tile, several
@@ -300,6 +317,18 @@ static const struct runs_case rbk_cases[] = {
 	{ CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX },
 	{ CLWARP_TYPE_DOUBLE, CLWARP_TYPE_DOUBLE, CLWARP_OP_ADD },
 	{ CLWARP_TYPE_UINT, CLWARP_TYPE_DOUBLE, CLWARP_OP_MIN },
+	/* 1- and 2-byte keys and values; sums wrap like the type. */
+	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_UCHAR, CLWARP_TYPE_SHORT, CLWARP_OP_MIN },
+	{ CLWARP_TYPE_SHORT, CLWARP_TYPE_CHAR, CLWARP_OP_MAX },
+	{ CLWARP_TYPE_USHORT, CLWARP_TYPE_USHORT, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_SHORT, CLWARP_TYPE_SHORT, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_CHAR, CLWARP_OP_MIN },
+	{ CLWARP_TYPE_UCHAR, CLWARP_TYPE_UCHAR, CLWARP_OP_MAX },
+	{ CLWARP_TYPE_UINT, CLWARP_TYPE_CHAR, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_LONG, CLWARP_TYPE_USHORT, CLWARP_OP_MAX },
+	{ CLWARP_TYPE_USHORT, CLWARP_TYPE_INT, CLWARP_OP_ADD },
+	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_DOUBLE, CLWARP_OP_MIN },
 };
 
 START_TEST(test_reduce_by_key)
@@ -336,6 +365,14 @@ START_TEST(test_runs_small)
 		   PATTERN_RUNS, 5);
 	check_runs(e, CALL_RBK, &rbk_cases[2], tile_of(e, CALL_RBK, &rbk_cases[2]) + 3,
 		   PATTERN_EQUAL, 6);
+	/* 1- and 2-byte keys and values: 16 and 8 to a vector. */
+	struct runs_case rc_c = { CLWARP_TYPE_CHAR, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+	struct runs_case rc_us = { CLWARP_TYPE_USHORT, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+	check_runs(e, CALL_UNIQUE, &rc_c, 2 * tile_of(e, CALL_UNIQUE, &rc_c) + 5, PATTERN_RUNS, 7);
+	check_runs(e, CALL_RLE, &rc_us, 2 * tile_of(e, CALL_RLE, &rc_us) + 3, PATTERN_RUNS, 8);
+	check_runs(e, CALL_RBK, &rbk_cases[8], 2 * tile_of(e, CALL_RBK, &rbk_cases[8]) + 1,
+		   PATTERN_RUNS, 9);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -405,6 +442,8 @@ START_TEST(test_runs_local_widths)
 	if (!quick)
 		check_runs(e, CALL_RBK, &rbk_cases[2], 2 * tile_of(e, CALL_RBK, &rbk_cases[2]) + 9,
 			   PATTERN_RUNS, 10);
+	check_runs(e, CALL_RBK, &rbk_cases[10], 2 * tile_of(e, CALL_RBK, &rbk_cases[10]) + 7,
+		   PATTERN_RUNS, 11);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -420,8 +459,10 @@ START_TEST(test_runs_errors)
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 2, NULL, &tiny));
 	ck_assert_error(clwarp_unique(NULL, CLWARP_TYPE_UINT, a, 100, b, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_unique(e, (clwarp_type)9, a, 100, b, small, NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 9");
+	ck_assert_error(clwarp_unique(e, (clwarp_type)10, a, 100, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_SHORT, a, 201, b, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 402");
 	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, NULL, 100, b, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_unique: buffer `in` is NULL");
 	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_ULONG, a, 100, b, small, NULL),
@@ -452,6 +493,12 @@ START_TEST(test_runs_errors)
 	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
 					     (clwarp_op)3, c, d, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown operation 3");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, (clwarp_type)10, b, 100,
+					     CLWARP_OP_ADD, c, d, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type 10");
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UCHAR, a, CLWARP_TYPE_USHORT, b, 201,
+					     CLWARP_OP_ADD, c, d, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `values_in` holds 400 bytes; the call needs 402");
 	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_DOUBLE, b, 100,
 					     CLWARP_OP_ADD, c, d, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
@@ -494,9 +541,9 @@ main(void)
 	ADD_TEST(tc, test_runs_errors);
 	ADD_TEST(tc, test_runs_small);
 	if (test_wanted("test_unique"))
-		tcase_add_loop_test(tc, test_unique, 0, CLWARP_TYPE_DOUBLE + 1);
+		tcase_add_loop_test(tc, test_unique, 0, TYPE_COUNT);
 	if (test_wanted("test_run_length_encode"))
-		tcase_add_loop_test(tc, test_run_length_encode, 0, CLWARP_TYPE_DOUBLE + 1);
+		tcase_add_loop_test(tc, test_run_length_encode, 0, TYPE_COUNT);
 	if (test_wanted("test_reduce_by_key"))
 		tcase_add_loop_test(tc, test_reduce_by_key, 0,
 				    (int)(sizeof(rbk_cases) / sizeof(rbk_cases[0])));

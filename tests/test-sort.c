@@ -1,5 +1,7 @@
-/* Radix sort against a host reference: every key type, keys and pairs, both
- * directions, size classes around warps and tiles, and hard key patterns. */
+/* Radix sort against a host reference: every key type (1- and 2-byte ones
+ * included), keys and pairs with values of 1, 2, 4 and 8 bytes, both
+ * directions, size classes around warps and tiles, bit ranges, and hard
+ * key patterns. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -46,8 +48,8 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 		set_bits(keys, ks, i, pattern_key(t, p, i, n, &rng));
 		ref[i].bits = get_bits(keys, ks, i);
 		ref[i].index = i;
-		if (vs)   /* the original index, with high bits set in 8-byte values */
-			set_bits(values, vs, i, vs == 8 ? (uint64_t)i | 0xabcd000000000000ull : i);
+		if (vs)   /* the original index (value_of_index) */
+			set_bits(values, vs, i, value_of_index(vs, i));
 	}
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n ? n * ks : 1, NULL, &kb));
 	if (n)
@@ -78,8 +80,7 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 			      vs ? ", pairs" : "", i, (unsigned long long)get_bits(got_k, ks, i),
 			      (unsigned long long)ref[i].bits, ref[i].index);
 		if (vs) {
-			uint64_t want = vs == 8 ? (uint64_t)ref[i].index | 0xabcd000000000000ull
-						: ref[i].index;
+			uint64_t want = value_of_index(vs, ref[i].index);
 
 			ck_assert_msg(get_bits(got_v, vs, i) == want,
 				      "%s keys, %s values, n %zu, pattern %d, %s: value %zu is %llu, expected %llu (not stable?)",
@@ -146,8 +147,10 @@ START_TEST(test_sort_keys)
 			check_sort(e, t, -1, sizes[s], PATTERN_RANDOM, true, 0, 100 + s);
 	}
 	/* Large: hundreds of tiles; once per key width. */
-	if (!quick && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG))
-		check_sort(e, t, -1, (1u << 20) + 3, PATTERN_RANDOM, t == CLWARP_TYPE_LONG, 0, 99);
+	if (!quick && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG || t == CLWARP_TYPE_CHAR ||
+		       t == CLWARP_TYPE_USHORT))
+		check_sort(e, t, -1, (1u << 20) + 3, PATTERN_RANDOM,
+			   t == CLWARP_TYPE_LONG || t == CLWARP_TYPE_CHAR, 0, 99);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -173,6 +176,41 @@ START_TEST(test_sort_pairs)
 }
 END_TEST
 
+/*
+ * 1- and 2-byte keys with values of 1, 2, 4 and 8 bytes, and 4- and 8-byte
+ * keys with 1- and 2-byte values (each line is one build): few distinct
+ * keys (stability through the values) in one direction, random keys in
+ * the other, at every size class.
+ */
+static const clwarp_type narrow_pairs[][2] = {
+	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_UCHAR },   { CLWARP_TYPE_CHAR, CLWARP_TYPE_SHORT },
+	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_UINT },    { CLWARP_TYPE_CHAR, CLWARP_TYPE_DOUBLE },
+	{ CLWARP_TYPE_UCHAR, CLWARP_TYPE_CHAR },   { CLWARP_TYPE_UCHAR, CLWARP_TYPE_USHORT },
+	{ CLWARP_TYPE_UCHAR, CLWARP_TYPE_UINT },   { CLWARP_TYPE_UCHAR, CLWARP_TYPE_LONG },
+	{ CLWARP_TYPE_SHORT, CLWARP_TYPE_UCHAR },  { CLWARP_TYPE_SHORT, CLWARP_TYPE_SHORT },
+	{ CLWARP_TYPE_SHORT, CLWARP_TYPE_UINT },   { CLWARP_TYPE_SHORT, CLWARP_TYPE_DOUBLE },
+	{ CLWARP_TYPE_USHORT, CLWARP_TYPE_CHAR },  { CLWARP_TYPE_USHORT, CLWARP_TYPE_USHORT },
+	{ CLWARP_TYPE_USHORT, CLWARP_TYPE_UINT },  { CLWARP_TYPE_USHORT, CLWARP_TYPE_ULONG },
+	{ CLWARP_TYPE_UINT, CLWARP_TYPE_UCHAR },   { CLWARP_TYPE_LONG, CLWARP_TYPE_USHORT },
+	{ CLWARP_TYPE_FLOAT, CLWARP_TYPE_CHAR },
+};
+
+START_TEST(test_sort_narrow_pairs)
+{
+	clwarp_engine *e = test_engine(NULL);
+	size_t sizes[16], count = sizes_for(e, sizes);
+	clwarp_type t = narrow_pairs[_i][0];
+	int v = (int)narrow_pairs[_i][1];
+
+	for (size_t s = 0; s < count; s++) {
+		check_sort(e, t, v, sizes[s], PATTERN_FEW, s % 2 != 0, 0, 7 + s);
+		if (!quick)
+			check_sort(e, t, v, sizes[s], PATTERN_RANDOM, s % 2 == 0, 0, 70 + s);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 START_TEST(test_sort_patterns)
 {
 	clwarp_engine *e = test_engine(NULL);
@@ -180,7 +218,7 @@ START_TEST(test_sort_patterns)
 						 PATTERN_FEW, PATTERN_SPECIAL };
 	size_t n = quick ? tile + 7 : 5 * tile + 77;
 
-	for (int i = 0; i <= CLWARP_TYPE_DOUBLE; i++) {
+	for (int i = 0; i < TYPE_COUNT; i++) {
 		clwarp_type t = (clwarp_type)i;
 
 		if (t == CLWARP_TYPE_DOUBLE && !has_fp64(e))
@@ -214,6 +252,31 @@ START_TEST(test_sort_bit_range)
 			   11 + r);
 		check_sort(e, CLWARP_TYPE_UINT, -1, n, PATTERN_RANDOM, r % 2 == 0, bits, 21 + r);
 	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Bit ranges of 1- and 2-byte keys, up to their whole width, the sign bit
+ * of signed ones included (order bits: the sign bit flipped). */
+START_TEST(test_sort_narrow_bit_range)
+{
+	clwarp_engine *e = test_engine(NULL);
+	static const struct {
+		clwarp_type key;
+		int value;
+		unsigned begin, end;
+	} cases[] = {
+		{ CLWARP_TYPE_CHAR, CLWARP_TYPE_UINT, 0, 8 },    { CLWARP_TYPE_CHAR, -1, 2, 7 },
+		{ CLWARP_TYPE_CHAR, CLWARP_TYPE_UINT, 7, 8 },    { CLWARP_TYPE_UCHAR, -1, 0, 4 },
+		{ CLWARP_TYPE_UCHAR, CLWARP_TYPE_UINT, 3, 8 },   { CLWARP_TYPE_SHORT, CLWARP_TYPE_UINT, 4, 12 },
+		{ CLWARP_TYPE_SHORT, -1, 8, 16 },                { CLWARP_TYPE_SHORT, CLWARP_TYPE_UINT, 0, 16 },
+		{ CLWARP_TYPE_USHORT, CLWARP_TYPE_UINT, 15, 16 }, { CLWARP_TYPE_USHORT, -1, 1, 10 },
+	};
+	size_t n = quick ? tile + 1 : 100003;
+
+	for (size_t r = 0; r < sizeof(cases) / sizeof(cases[0]); r++)
+		check_sort(e, cases[r].key, cases[r].value, n, r % 3 ? PATTERN_RANDOM : PATTERN_FEW,
+			   r % 2 != 0, CLWARP_SORT_BITS(cases[r].begin, cases[r].end), 41 + r);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -270,6 +333,10 @@ START_TEST(test_sort_small)
 	check_sort(e, CLWARP_TYPE_LONG, CLWARP_TYPE_ULONG, tile / 2 + 1, PATTERN_RANDOM, false,
 		   CLWARP_SORT_BITS(0, 16), 4);
 	check_sort(e, CLWARP_TYPE_ULONG, -1, 33, PATTERN_RANDOM, false, 0, 5);
+	/* 1- and 2-byte keys and values: one pass (then the copy back) and
+	 * two, partial tiles of byte and short loads and stores. */
+	check_sort(e, CLWARP_TYPE_CHAR, CLWARP_TYPE_USHORT, 2 * tile + 3, PATTERN_FEW, true, 0, 6);
+	check_sort(e, CLWARP_TYPE_USHORT, CLWARP_TYPE_UCHAR, tile + 5, PATTERN_RANDOM, false, 0, 7);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -290,6 +357,7 @@ START_TEST(test_sort_local_widths)
 	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_UINT, tile + 1, PATTERN_FEW, false, 0, 9);
 	check_sort(e, CLWARP_TYPE_FLOAT, -1, (quick ? 1 : 3) * tile + 5, PATTERN_SPECIAL, true, 0, 10);
 	check_sort(e, CLWARP_TYPE_ULONG, CLWARP_TYPE_LONG, tile / 2 + 1, PATTERN_RANDOM, false, 0, 12);
+	check_sort(e, CLWARP_TYPE_SHORT, CLWARP_TYPE_CHAR, tile + 1, PATTERN_FEW, true, 0, 13);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -323,6 +391,25 @@ START_TEST(test_sort_errors)
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "[0, 33)"));
 	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, (size_t)1 << 32, 0, NULL),
 			 CLWARP_ERROR_TOO_LARGE);
+	/* Bit ranges within the key's width: 8 bits for char, 16 for short. */
+	ck_assert_error(clwarp_sort_keys(e, CLWARP_TYPE_CHAR, k, 100, CLWARP_SORT_BITS(0, 9), NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_sort_keys: bit range [0, 9) is not within the key's 8 bits");
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_USHORT, k, CLWARP_TYPE_UCHAR, v, 100,
+					  CLWARP_SORT_BITS(8, 17), NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_sort_pairs: bit range [8, 17) is not within the key's 16 bits");
+	ck_assert_error(clwarp_sort_keys(e, CLWARP_TYPE_UCHAR, k, 100, CLWARP_SORT_BITS(4, 4), NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "bit range [4, 4)");
+	/* Buffers sized by the narrow types: 400 bytes hold 400 chars, 200 shorts. */
+	ck_assert_error(clwarp_sort_keys(e, CLWARP_TYPE_SHORT, k, 201, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `keys` holds 400 bytes; the call needs 402");
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UCHAR, k, CLWARP_TYPE_UINT, v, 101, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `values` holds 400 bytes; the call needs 404");
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, (clwarp_type)10, v, 100, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type 10");
+	ck_assert_error(clwarp_sort_keys(e, (clwarp_type)10, k, 100, 0, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
 	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, CLWARP_TYPE_UINT, k, 100, 0, NULL),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "different"));
@@ -361,11 +448,15 @@ main(void)
 	ADD_TEST(tc, test_sort_errors);
 	ADD_TEST(tc, test_sort_small);
 	if (test_wanted("test_sort_keys"))
-		tcase_add_loop_test(tc, test_sort_keys, 0, CLWARP_TYPE_DOUBLE + 1);
+		tcase_add_loop_test(tc, test_sort_keys, 0, TYPE_COUNT);
 	if (test_wanted("test_sort_pairs"))
 		tcase_add_loop_test(tc, test_sort_pairs, 0, CLWARP_TYPE_DOUBLE + 1);
+	if (test_wanted("test_sort_narrow_pairs"))
+		tcase_add_loop_test(tc, test_sort_narrow_pairs, 0,
+				    (int)(sizeof(narrow_pairs) / sizeof(narrow_pairs[0])));
 	ADD_TEST(tc, test_sort_patterns);
 	ADD_TEST(tc, test_sort_bit_range);
+	ADD_TEST(tc, test_sort_narrow_bit_range);
 	ADD_TEST(tc, test_sort_events);
 	if (test_wanted("test_sort_local_widths"))
 		tcase_add_loop_test(tc, test_sort_local_widths, 0, 2);

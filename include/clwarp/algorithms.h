@@ -27,7 +27,16 @@ extern "C" {
  * check against a double-precision (long double for double) host sum.
  */
 
-/** Element types. */
+/**
+ * Element types. The 1- and 2-byte integer types (OpenCL C's char, uchar,
+ * short and ushort: cl_char is signed) work with clwarp_sort_keys and
+ * clwarp_sort_pairs (keys and values), clwarp_histogram, clwarp_compact,
+ * clwarp_partition, clwarp_unique, clwarp_run_length_encode and
+ * clwarp_reduce_by_key (keys and values), and the device groups' sorts and
+ * compaction; clwarp_reduce, clwarp_scan, clwarp_segmented_reduce,
+ * clwarp_segmented_scan and their group versions refuse them with
+ * CLWARP_ERROR_INVALID_ARGUMENT (docs/algorithms.md, "Types").
+ */
 typedef enum clwarp_type {
 	CLWARP_TYPE_INT = 0,
 	CLWARP_TYPE_UINT,
@@ -35,6 +44,10 @@ typedef enum clwarp_type {
 	CLWARP_TYPE_ULONG,
 	CLWARP_TYPE_FLOAT,
 	CLWARP_TYPE_DOUBLE,   /**< only where the device has cl_khr_fp64 */
+	CLWARP_TYPE_CHAR,     /**< 1 byte, signed (cl_char) */
+	CLWARP_TYPE_UCHAR,    /**< 1 byte (cl_uchar) */
+	CLWARP_TYPE_SHORT,    /**< 2 bytes, signed (cl_short) */
+	CLWARP_TYPE_USHORT,   /**< 2 bytes (cl_ushort) */
 } clwarp_type;
 
 /** Combining operations; min and max of floats follow fmin/fmax (NaN is ignored). */
@@ -115,7 +128,10 @@ CLWARP_EXPORT clwarp_status clwarp_run_length_encode(clwarp_engine *engine, clwa
  * unique_keys_out[r] = its first key and aggregates_out[r] = its values
  * (@p values_in, n elements of @p value_type) combined with @p op, in
  * order; the number of runs goes as a cl_uint into element 0 of
- * @p num_runs. Both outputs must hold n elements; n < 2^32.
+ * @p num_runs. Both outputs must hold n elements; n < 2^32. Integer sums
+ * wrap like the value type: 1- and 2-byte values are added in uchar or
+ * ushort, so a sum is the exact sum modulo 2^8 or 2^16, read as two's
+ * complement for char and short (char 100 + 100 = -56).
  */
 CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type,
 						 cl_mem keys_in, clwarp_type value_type,
@@ -132,7 +148,9 @@ CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_t
  * floor((x - lower) * bins / (upper - lower)), exactly; float samples to
  * (x - lower) * (bins / (upper - lower)), truncated, as CUB computes it
  * (docs/algorithms.md). Samples outside [lower, upper), NaNs among them,
- * are not counted. @p counts must hold bins cl_uints and is overwritten;
+ * are not counted: as upper is of the sample type, its largest value
+ * (255 for uchar) never is. For char, uchar, short and ushort samples
+ * @p lower and @p upper point at a 1- or 2-byte element. @p counts must hold bins cl_uints and is overwritten;
  * n < 2^32.
  */
 CLWARP_EXPORT clwarp_status clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in,
@@ -165,7 +183,8 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
 /**
  * clwarp_sort_* flag: sort on bits [begin, end) of the keys' order bits
  * only, like CUB's begin_bit/end_bit: fewer passes (one per 8 bits) for
- * keys known to be small. Order bits are the key itself for unsigned
+ * keys known to be small; end is at most the key's width (8 for char and
+ * uchar, 16 for short and ushort, ...). Order bits are the key itself for unsigned
  * types, the key with its sign bit flipped for signed ones, and the IEEE
  * total-order bits for floats (docs/algorithms.md).
  */
@@ -173,10 +192,12 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
 	(0x2u | ((unsigned)(begin) & 0xffu) << 8 | ((unsigned)(end) & 0xffu) << 16)
 
 /**
- * Stable radix sort of @p n keys of @p type in place, ascending unless
- * @p flags has CLWARP_SORT_DESCENDING. Floats sort in IEEE total order
- * (-0.0 before +0.0), with NaNs last in either direction. n must be below
- * 2^32. The engine keeps a second buffer of n keys between calls.
+ * Stable radix sort of @p n keys of @p type (any clwarp_type) in place,
+ * ascending unless @p flags has CLWARP_SORT_DESCENDING. Signed integers
+ * (char, short, int, long) sort in two's complement order; floats in IEEE
+ * total order (-0.0 before +0.0), with NaNs last in either direction.
+ * One pass per 8 bits: 1 for 1-byte keys, 2 for 2-byte ones. n must be
+ * below 2^32. The engine keeps a second buffer of n keys between calls.
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type type,
                                              cl_mem keys, size_t n, unsigned flags,
@@ -184,8 +205,8 @@ CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type 
 
 /**
  * clwarp_sort_keys, moving @p values (n elements of @p value_type, any type:
- * values are moved as bits) with their keys. Equal keys keep their values'
- * original order.
+ * values are moved as 1-, 2-, 4- or 8-byte bits) with their keys. Equal
+ * keys keep their values' original order.
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type,
                                               cl_mem keys, clwarp_type value_type, cl_mem values,

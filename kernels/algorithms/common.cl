@@ -1,7 +1,8 @@
 /* libclwarp algorithms: helpers shared by reduce.cl, scan.cl and rows.cl.
  *
  * The library puts these defines before this file (see variant_source in src/algo_variants.c):
- *   T, T_VEC, VEC          element type, its VEC-wide vector type, VEC
+ *   T, T_VEC, VEC          element type, its VEC-wide vector type, VEC (16 bytes:
+ *                          2 for 8-byte types, 4, 8, 16 for 1-byte ones)
  *   ID                     the identity of OP
  *   OP(a, b)               the combining operation
  *   WARP_REDUCE(v), WARP_SCAN_EXCL(v)   the matching warp_* calls
@@ -95,15 +96,32 @@ CLWARP_INLINE ulong tile_offset(uint k)
 #define STATE_AGGREGATE 1u
 #define STATE_PREFIX 2u
 
-/* Vector <-> private array of VEC elements. */
-#if VEC == 4
+/* Vector <-> private array of VEC elements (8 and 16: 2- and 1-byte types). */
+#if VEC == 16
+#define VEC_SPLIT(dst, v) do { \
+		(dst)[0] = (v).s0; (dst)[1] = (v).s1; (dst)[2] = (v).s2; (dst)[3] = (v).s3; \
+		(dst)[4] = (v).s4; (dst)[5] = (v).s5; (dst)[6] = (v).s6; (dst)[7] = (v).s7; \
+		(dst)[8] = (v).s8; (dst)[9] = (v).s9; (dst)[10] = (v).sa; (dst)[11] = (v).sb; \
+		(dst)[12] = (v).sc; (dst)[13] = (v).sd; (dst)[14] = (v).se; (dst)[15] = (v).sf; \
+	} while (0)
+#define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1], (src)[2], (src)[3], (src)[4], (src)[5], \
+			       (src)[6], (src)[7], (src)[8], (src)[9], (src)[10], (src)[11], \
+			       (src)[12], (src)[13], (src)[14], (src)[15]))
+#elif VEC == 8
+#define VEC_SPLIT(dst, v) do { \
+		(dst)[0] = (v).s0; (dst)[1] = (v).s1; (dst)[2] = (v).s2; (dst)[3] = (v).s3; \
+		(dst)[4] = (v).s4; (dst)[5] = (v).s5; (dst)[6] = (v).s6; (dst)[7] = (v).s7; \
+	} while (0)
+#define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1], (src)[2], (src)[3], (src)[4], (src)[5], \
+			       (src)[6], (src)[7]))
+#elif VEC == 4
 #define VEC_SPLIT(dst, v) do { (dst)[0] = (v).s0; (dst)[1] = (v).s1; (dst)[2] = (v).s2; (dst)[3] = (v).s3; } while (0)
 #define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1], (src)[2], (src)[3]))
 #elif VEC == 2
 #define VEC_SPLIT(dst, v) do { (dst)[0] = (v).s0; (dst)[1] = (v).s1; } while (0)
 #define VEC_JOIN(src) ((T_VEC)((src)[0], (src)[1]))
 #else
-#error "VEC must be 2 or 4"
+#error "VEC must be 2, 4, 8 or 16"
 #endif
 
 /*
@@ -440,6 +458,10 @@ CLWARP_INLINE uint take_tile(volatile global uint *counter, uint tiles, local ui
 		BITS x = as_##BITS(a), y = as_##BITS(b); \
 		return (x == y && (BITS)(x << 1) <= (NAN_ABOVE)) || (BITS)((x | y) << 1) == 0; \
 	}
+DEFINE_KEYS_EQUAL_INT(char)
+DEFINE_KEYS_EQUAL_INT(uchar)
+DEFINE_KEYS_EQUAL_INT(short)
+DEFINE_KEYS_EQUAL_INT(ushort)
 DEFINE_KEYS_EQUAL_INT(int)
 DEFINE_KEYS_EQUAL_INT(uint)
 DEFINE_KEYS_EQUAL_INT(long)

@@ -46,7 +46,7 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, u
 		return (uint)(d >> p);
 	if (mode == 1)
 		return (uint)(d / (KB)p);
-#if KEY_BITS == 32
+#if KEY_BITS <= 32
 	return (uint)(((ulong)d * bins) / p);
 #else
 	if (mode == 2)
