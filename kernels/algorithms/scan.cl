@@ -64,7 +64,8 @@ DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
  * order (the rejected ones after them, for partition); the look-back over
  * the counts gives the tile's output position, and the staged elements
  * go out with coalesced stores. Partition writes the rejected elements
- * from the end of `out` backwards (rejected element r at n - 1 - r);
+ * from the end of `out` backwards (rejected element r at n - 1 - r), CUB's
+ * order, where clwarp_partition_reversed leaves them; for clwarp_partition
  * clwarp_reverse_tail then puts them in order.
  */
 __kernel void clwarp_select(global const T *in, global T *out, global uint *count, ulong n,
