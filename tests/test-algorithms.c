@@ -1043,6 +1043,7 @@ START_TEST(test_tuning)
 		{ "scan_wg=100", "scan_wg must be a power of two from 1 to 1024" },
 		{ "scan_vectors=9", "scan_vectors must be a whole number from 1 to 8" },
 		{ "reduce_groups=0", "reduce_groups must be a whole number from 1 to 64" },
+		{ "select_wait=100001", "select_wait must be a whole number from 0 to 100000" },
 		{ "wg=", "wg must be a power of two" },
 		{ "wg=64x", "wg must be a power of two" },
 		{ "tile=4", "expected key=value" },
