@@ -36,8 +36,8 @@ static const struct algo_tuning default_tuning = {
 	.histogram_bins = 4096,
 	/* Compaction: CUB's delays for DeviceSelect::If on sm_90 (1150 ns, 76 ns)
 	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
-	 * outlier of eight points, 0.87); partition lost 0-4 % with them and
-	 * gained 1.09-1.11x with CUB's generic ones (450, 350)
+	 * outlier of eight points, 0.87); partition lost up to 4 % with them
+	 * (one point 12 %) and gained 1.09-1.11x with CUB's generic ones (450, 350)
 	 * (docs/performance.md). */
 	.select_wait = 1150,
 	.select_poll = 76,
