@@ -63,6 +63,7 @@ enum kind {
 	KIND_SCAN,
 	KIND_COMPACT,
 	KIND_PARTITION,
+	KIND_PARTITION_REVERSED,  /* clwarp_partition_reversed: CUB's order */
 	KIND_SEGREDUCE,
 	KIND_SOFTMAX,
 };
@@ -102,6 +103,12 @@ static const struct bench_case cases[] = {
 	 "2n*4 read+write, predicate x > 0, ~50% selected", "x > 0", 0.0f},
 	{"partition", "partition_gt0.9", KIND_PARTITION, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 0,
 	 "2n*4 read+write, predicate x > 0.9f, ~5% selected", "x > 0.9f", 0.9f},
+	/* The rejected elements reversed, as cub::DevicePartition::If leaves them:
+	 * cub-bench's partition_gt0 / partition_gt0.9 are the same operation. */
+	{"partition_reversed", "partition_reversed_gt0", KIND_PARTITION_REVERSED, CLWARP_TYPE_FLOAT,
+	 CLWARP_OP_ADD, 0, 0, "2n*4 read+write, predicate x > 0, ~50% selected", "x > 0", 0.0f},
+	{"partition_reversed", "partition_reversed_gt0.9", KIND_PARTITION_REVERSED, CLWARP_TYPE_FLOAT,
+	 CLWARP_OP_ADD, 0, 0, "2n*4 read+write, predicate x > 0.9f, ~5% selected", "x > 0.9f", 0.9f},
 	{"segreduce", "segmented_reduce_add_r32", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0,
 	 32, "n*4 read + rows*4 written", NULL, 0},
 	{"segreduce", "segmented_reduce_add_r64", KIND_SEGREDUCE, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0,
@@ -120,7 +127,7 @@ static const struct bench_case cases[] = {
 
 static const char *const default_ops = "reduce,scan,compact,segreduce,softmax";
 static const char *const all_ops =
-	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax";
+	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,partition_reversed,segreduce,softmax";
 
 /* How a result was timed: see the comment at the top. */
 enum timing {
@@ -291,6 +298,7 @@ bytes_moved(const struct bench_case *c, size_t n, size_t selected)
 	case KIND_SCAN:
 	case KIND_SOFTMAX:
 	case KIND_PARTITION:
+	case KIND_PARTITION_REVERSED:
 		return 2.0 * e * (double)n;
 	case KIND_COMPACT:
 		return e * ((double)n + (double)selected);
@@ -415,7 +423,8 @@ check_scan(struct bench *b, const struct bench_case *c, size_t n)
 	return 0;
 }
 
-/* Compaction: the selected elements in order; partition: then the rejected ones, in order too. */
+/* Compaction: the selected elements in order; partition: then the rejected ones, in order too;
+ * reversed partition: the rejected ones from the end backwards (rejected element r at n - 1 - r). */
 static int
 check_select(struct bench *b, const struct bench_case *c, size_t n)
 {
@@ -430,7 +439,7 @@ check_select(struct bench *b, const struct bench_case *c, size_t n)
 		wrong(b, c, n, "count %u, expected %zu", (unsigned)count, m);
 		return -1;
 	}
-	read_back(b, b->out, (c->kind == KIND_PARTITION ? n : m) * 4, b->got);
+	read_back(b, b->out, (c->kind == KIND_COMPACT ? m : n) * 4, b->got);
 	m = 0;
 	for (size_t j = 0; j < n; j++) {
 		if (b->host_f[j] > c->above) {
@@ -440,10 +449,12 @@ check_select(struct bench *b, const struct bench_case *c, size_t n)
 				return -1;
 			}
 			m++;
-		} else if (c->kind == KIND_PARTITION) {
-			if (got[count + r] != b->host_f[j]) {
+		} else if (c->kind != KIND_COMPACT) {
+			size_t at = c->kind == KIND_PARTITION ? count + r : n - 1 - r;
+
+			if (got[at] != b->host_f[j]) {
 				wrong(b, c, n, "rejected element %zu is %.9g, expected %.9g (input %zu)", r,
-				      got[count + r], b->host_f[j], j);
+				      got[at], b->host_f[j], j);
 				return -1;
 			}
 			r++;
@@ -512,6 +523,7 @@ check(struct bench *b, const struct bench_case *c, size_t n)
 		return check_scan(b, c, n);
 	case KIND_COMPACT:
 	case KIND_PARTITION:
+	case KIND_PARTITION_REVERSED:
 		return check_select(b, c, n);
 	case KIND_SEGREDUCE:
 		return check_segreduce(b, c, n);
@@ -559,6 +571,9 @@ enqueue_case(struct bench *b, const void *ctx, cl_event *last)
 		return clwarp_compact(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
 	case KIND_PARTITION:
 		return clwarp_partition(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+	case KIND_PARTITION_REVERSED:
+		return clwarp_partition_reversed(b->engine, c->type, c->pred, b->in, n, b->out, b->small,
+		                                 last);
 	case KIND_SEGREDUCE:
 		return clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
 		                               b->out, last);
@@ -863,12 +878,13 @@ host_once(const struct bench_case *c, size_t n, const float *xf, const int32_t *
 		host_sink = of[n - 1];
 		break;
 	case KIND_COMPACT:
-	case KIND_PARTITION: {
+	case KIND_PARTITION:
+	case KIND_PARTITION_REVERSED: {
 		size_t m = 0, r = n;
 		for (size_t j = 0; j < n; j++) {
 			if (xf[j] > c->above)
 				of[m++] = xf[j];
-			else if (c->kind == KIND_PARTITION)
+			else if (c->kind != KIND_COMPACT)
 				of[--r] = xf[j];  /* reversed, as CUB's DevicePartition::If leaves them */
 		}
 		*selected = m;

@@ -12,7 +12,8 @@
 #                          cub::DevicePartition::If, checked element by element
 #                          against them
 #   bench/cub-bench.cu     CUB alone (--ops compact,compact_sparse,partition)
-#   algorithms-bench       clwarp_compact / clwarp_partition on the nv backend
+#   algorithms-bench       clwarp_compact / clwarp_partition /
+#                          clwarp_partition_reversed on the nv backend
 # at n = 2^MIN_LOG2 .. 2^MAX_LOG2 (the last two from 2^10, for the launch
 # floors), then prints one table:
 #   ours/CUB   algorithms-bench (nv) over cub-bench: the issue's measure
@@ -23,6 +24,9 @@
 #   norev/CUB  partition without the reverse of the rejected part (CUB's
 #              output order) over CUB: the select kernel alone; the times
 #              table also gives the reverse step alone (rev)
+# The partition_reversed rows are clwarp_partition_reversed, which gives
+# CUB's order itself: their CUB is cub::DevicePartition::If (the partition
+# rows' CUB) and their port the port without the reverse step (port-norev).
 #   CUB/CUB'   cub-bench's CUB over select-port's: ~1 when the two
 #              processes saw the same GPU speed, so that ours/port holds
 # The code step takes the PTX NVIDIA's OpenCL compiler made of ours (from
@@ -58,6 +62,7 @@ REPS=${REPS:-40}
 ARCH=${ARCH:-sm_90}
 DEVICE=${DEVICE:-gpu}
 OPS=compact,compact_sparse,partition
+OURS_OPS=$OPS,partition_reversed
 mkdir -p "$OUT" "$BUILD-cuda" || exit 1
 OUT=$(cd "$OUT" && pwd)
 step() { printf '\n==== [%s] %s ====\n' "$(date +%H:%M:%S)" "$*"; }
@@ -137,8 +142,8 @@ main() {
 	fi
 
 	if [ -x "$ours" ]; then
-		step "algorithms-bench on the GPU (--device $DEVICE), backend auto (nv): $OPS"
-		timeout 150 "$ours" --device "$DEVICE" --backends auto --ops "$OPS" --min-log2 "$FLOOR_LOG2" \
+		step "algorithms-bench on the GPU (--device $DEVICE), backend auto (nv): $OURS_OPS"
+		timeout 150 "$ours" --device "$DEVICE" --backends auto --ops "$OURS_OPS" --min-log2 "$FLOOR_LOG2" \
 			--max-log2 "$MAX_LOG2" --reps "$REPS" --budget 2 --keep-going --no-host --tsv "$OUT/clwarp.tsv"
 		rc=$?
 		[ $rc = 0 ] || { echo "run-select-gpu: algorithms-bench exited with $rc"; status=1; }
@@ -243,7 +248,17 @@ cub = load(files["cub"])
 port = load(files["port"])
 native = sorted({b for b, _, _ in ours} - {"local", "opencl", "host"})
 native = native[0] if native else "nv"
-ops = ["compact_gt0", "compact_gt0.9", "partition_gt0", "partition_gt0.9"]
+ops = ["compact_gt0", "compact_gt0.9", "partition_gt0", "partition_gt0.9",
+       "partition_reversed_gt0", "partition_reversed_gt0.9"]
+
+
+def theirs(op):
+    """CUB's op and the port's backend beside one of ours: clwarp_partition_reversed
+    writes what DevicePartition::If writes, so it meets CUB's partition and the port
+    without its reverse step."""
+    if op.startswith("partition_reversed"):
+        return op.replace("partition_reversed", "partition"), "port-norev"
+    return op, "port"
 sizes = sorted({n for _, _, n in list(ours) + list(cub) + list(port) if n >= 1 << min_log2})
 
 
@@ -254,7 +269,7 @@ def g(rows, backend, op, n, i=1):
 
 def kept(op, n):
     """The share kept, from a compaction's GB/s: bytes = 4 (n + kept)."""
-    comp = "compact_" + op.split("_", 1)[1]
+    comp = "compact_" + op.rsplit("_", 1)[1]
     for rows, b in ((cub, "cub"), (port, "cub"), (ours, native)):
         v = rows.get((b, comp, n))
         if v:
@@ -277,31 +292,35 @@ print(f"libclwarp ({native}) = ours, bench/select-port.cu = port, CUB = cub-benc
 print("DevicePartition::If, CUB' = select-port's CUB (timed in turn with the port). GB/s: compaction")
 print("n*4 read + kept*4 written, partition 2n*4. Ratios of GB/s; >= 0.95 is the issue's target.")
 print()
-head = (f"{'op':<16}{'kept':>6}{'n':>11}{'ours':>8}{'port':>8}{'CUB':>8}"
+head = (f"{'op':<26}{'kept':>6}{'n':>11}{'ours':>8}{'port':>8}{'CUB':>8}"
         f"{'ours/CUB':>10}{'port/CUB':>10}{'ours/port':>10}{'asm/port':>10}{'norev/CUB':>10}{cub_ratio:>10}")
 print(head)
 for op in ops:
     for n in sizes:
-        o, p, c = g(ours, native, op, n), g(port, "port", op, n), g(cub, "cub", op, n)
-        c2, pa, nr = g(port, "cub", op, n), g(port, "port-asm", op, n), g(port, "port-norev", op, n)
+        top, pb = theirs(op)
+        o, p, c = g(ours, native, op, n), g(port, pb, top, n), g(cub, "cub", top, n)
+        c2 = g(port, "cub", top, n)
+        pa = g(port, "port-asm", op, n)
+        nr = g(port, "port-norev", op, n) if pb == "port" else None
         if not any((o, p, c)):
             continue
         k = kept(op, n)
-        print(f"{op:<16}{f(k * 100 if k is not None else None, 5)}%{n:>11}{f(o, 8)}{f(p, 8)}{f(c, 8)}"
+        print(f"{op:<26}{f(k * 100 if k is not None else None, 5)}%{n:>11}{f(o, 8)}{f(p, 8)}{f(c, 8)}"
               f"{r(o, c)}{r(p, c2)}{r(o, p)}{r(pa, p)}{r(nr, c2)}{r(c, c2)}")
     print()
 
 print("median times (us); below about 2^24 the launch floors weigh in: an OpenCL launch costs")
 print("more than a CUDA one, so ours/port there is not the compiler alone. rev: the port's")
 print("clwarp_reverse_tail alone (port - norev is the same step right after the select kernel)")
-print(f"{'op':<16}{'n':>11}{'ours':>10}{'port':>10}{'port-asm':>10}{'norev':>10}{'rev':>10}{'CUB':>10}{cub2:>10}")
+print(f"{'op':<26}{'n':>11}{'ours':>10}{'port':>10}{'port-asm':>10}{'norev':>10}{'rev':>10}{'CUB':>10}{cub2:>10}")
 for op in ops:
     for n in sizes:
-        vals = [g(ours, native, op, n, 0), g(port, "port", op, n, 0), g(port, "port-asm", op, n, 0),
-                g(port, "port-norev", op, n, 0), g(port, "port-rev", op, n, 0), g(cub, "cub", op, n, 0),
-                g(port, "cub", op, n, 0)]
+        top, pb = theirs(op)
+        vals = [g(ours, native, op, n, 0), g(port, pb, top, n, 0), g(port, "port-asm", op, n, 0),
+                g(port, "port-norev", op, n, 0), g(port, "port-rev", op, n, 0), g(cub, "cub", top, n, 0),
+                g(port, "cub", top, n, 0)]
         if any(vals):
-            print(f"{op:<16}{n:>11}" + "".join(f(v * 1e3 if v else None, 10) for v in vals))
+            print(f"{op:<26}{n:>11}" + "".join(f(v * 1e3 if v else None, 10) for v in vals))
 floors = [(name, rows.get((b, "copy", n)))
           for name, rows, b in (("OpenCL copy kernel", ours, "opencl"), ("CUDA copy kernel", cub, "cuda-kernel"))
           for n in [min((k[2] for k in rows if k[1] == "copy" and k[0] == b), default=None)] if n]

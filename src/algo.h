@@ -35,6 +35,14 @@ struct algo_tuning {
 	unsigned sort_items;       /* sort: keys per work-item with 4-byte keys and values (half with 8) */
 	unsigned runs_vectors;     /* run-length encode, reduce by key: vectors per work-item */
 	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */
+	/* nv, launches of at least 500 work-groups: the look-back warp sleeps
+	 * *_wait ns before its first poll and *_poll ns after each poll that
+	 * finds a tile not ready (0: it spins), for compaction and for
+	 * partition (CUB's delays; common.cl, ALGO_NAP). */
+	unsigned select_wait;
+	unsigned select_poll;
+	unsigned partition_wait;
+	unsigned partition_poll;
 };
 
 #define REDUCE_MIN_ITEMS 16u

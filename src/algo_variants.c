@@ -34,6 +34,15 @@ static const struct algo_tuning default_tuning = {
 	.sort_items = 16,
 	.runs_vectors = 4,
 	.histogram_bins = 4096,
+	/* Compaction: CUB's delays for DeviceSelect::If on sm_90 (1150 ns, 76 ns)
+	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
+	 * outlier of eight points, 0.87); partition lost up to 4 % with them
+	 * (one point 12 %) and gained 1.09-1.11x with CUB's generic ones (450, 350)
+	 * (docs/performance.md). */
+	.select_wait = 1150,
+	.select_poll = 76,
+	.partition_wait = 450,
+	.partition_poll = 350,
 };
 
 const struct type_desc algo_types[ALGO_TYPE_COUNT] = {
@@ -84,6 +93,11 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
 		/* 0: every histogram counts with global atomics. */
 		{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
+		/* Nanoseconds asleep in the look-back (nv). */
+		{ "select_wait", offsetof(struct algo_tuning, select_wait), 0, 100000, false },
+		{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
+		{ "partition_wait", offsetof(struct algo_tuning, partition_wait), 0, 100000, false },
+		{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
 	};
 	const char *p = text;
 
@@ -99,7 +113,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -342,6 +356,17 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	if (!tuning->packed_lookback)
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
 
+	if (config->backend == CLWARP_BACKEND_NV &&
+	    (v->kind == ALGO_COMPACT || v->kind == ALGO_PARTITION)) {
+		bool part = v->kind == ALGO_PARTITION;
+		unsigned wait = part ? tuning->partition_wait : tuning->select_wait;
+		unsigned poll = part ? tuning->partition_poll : tuning->select_poll;
+
+		if (wait)
+			strbuf_printf(out, "#define ALGO_LOOKBACK_WAIT %u\n", wait);
+		if (poll)
+			strbuf_printf(out, "#define ALGO_LOOKBACK_POLL %u\n", poll);
+	}
 	algo_kind_defines(v, out);
 	file = kernel_files[v->kind];
 	strbuf_puts(out, "#line 1 \"clwarp/algorithms/common.cl\"\n");

@@ -298,11 +298,15 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 }
 
 /* Compaction, partition and unique (kind ALGO_UNIQUE: no predicate, the
- * heads of runs of equal keys are selected). */
-clwarp_status
-algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
-		 const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count,
-		 const char *count_name, cl_event *event)
+ * heads of runs of equal keys are selected). The select kernel leaves a
+ * partition's rejected elements reversed at the end of `out`; `in_order`
+ * puts them back in input order with clwarp_reverse_tail (clwarp_partition),
+ * otherwise they stay as CUB leaves them (clwarp_partition_reversed). Both
+ * partitions use the one variant, so they share their build. */
+static clwarp_status
+select_call(const char *fn, enum algo_kind kind, bool in_order, clwarp_engine *engine,
+	    clwarp_type type, const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count,
+	    const char *count_name, cl_event *event)
 {
 	struct algo_call c;
 	size_t bytes = 0, size, tile, tiles = 0;
@@ -344,9 +348,18 @@ algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clw
 		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbbluubbb", n ? in : count,
 				     n ? out : count, count, (cl_ulong)n, (cl_uint)tiles, epoch,
 				     c.a->counter, c.a->tile_words, c.a->tile_slots);
-	if (status == CLWARP_OK && kind == ALGO_PARTITION && n > 1)
+	if (status == CLWARP_OK && kind == ALGO_PARTITION && in_order && n > 1)
 		status = algo_call_launch(&c, 1, n / 2, "bbl", out, count, (cl_ulong)n);
 	return algo_call_end(&c, status, event);
+}
+
+clwarp_status
+algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_type type,
+		 const char *predicate, cl_mem in, size_t n, cl_mem out, cl_mem count,
+		 const char *count_name, cl_event *event)
+{
+	return select_call(fn, kind, true, engine, type, predicate, in, n, out, count, count_name,
+			   event);
 }
 
 CLWARP_EXPORT clwarp_status
@@ -365,6 +378,15 @@ clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate,
 	clear_error();
 	return algo_select_call("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n,
 				out, count, "count", event);
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_partition_reversed(clwarp_engine *engine, clwarp_type type, const char *predicate,
+			  cl_mem in, size_t n, cl_mem out, cl_mem count, cl_event *event)
+{
+	clear_error();
+	return select_call("clwarp_partition_reversed", ALGO_PARTITION, false, engine, type,
+			   predicate, in, n, out, count, "count", event);
 }
 
 CLWARP_EXPORT clwarp_status

@@ -421,37 +421,62 @@ positive(clwarp_type t, const void *b, size_t i)
 	return is_signed(t) ? (int64_t)get_i(t, b, i) > 0 : get_i(t, b, i) > 0;
 }
 
+/* The call check_select makes, and where the host reference puts the r-th
+ * rejected element (in input order) of n with `total` selected:
+ * clwarp_partition at total + r, clwarp_partition_reversed at n - 1 - r
+ * (CUB's DevicePartition::If), clwarp_compact nowhere. */
+enum select_mode { SELECT_COMPACT, SELECT_PARTITION, SELECT_REVERSED };
+
+static const char *const select_names[] = { "compact", "partition", "partition_reversed" };
+
+static size_t
+rejected_at(enum select_mode mode, size_t n, size_t total, size_t r)
+{
+	return mode == SELECT_REVERSED ? n - 1 - r : total + r;
+}
+
+/* With `event`, the call returns at once and the check waits on its event. */
 static void
-check_select(clwarp_engine *e, clwarp_type t, bool partition, size_t n, int pattern)
+check_select_ev(clwarp_engine *e, clwarp_type t, enum select_mode mode, size_t n, int pattern,
+		bool event)
 {
 	size_t size = clwarp_type_size(t), k = 0, r = 0, total = 0;
 	void *data = select_data(t, n, pattern);
 	cl_mem in = device_copy(e, data, n * size), out = device_copy(e, NULL, n * size);
 	cl_mem count = device_copy(e, NULL, 0);
 	cl_uint got_count = 12345;
+	cl_event ev = NULL;
 	unsigned char *got;
 	const char *pred = is_float(t) ? "x > 0.0f" : "x > 0";
 	char what[96];
 
 	if (t == CLWARP_TYPE_DOUBLE)
 		pred = "x > 0.0";
-	if (partition)
-		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, NULL));
+	if (mode == SELECT_REVERSED)
+		ck_assert_clwarp_ok(clwarp_partition_reversed(e, t, pred, in, n, out, count,
+							      event ? &ev : NULL));
+	else if (mode == SELECT_PARTITION)
+		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, event ? &ev : NULL));
 	else
-		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, event ? &ev : NULL));
+	if (event) {
+		ck_assert_ptr_nonnull(ev);
+		ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
+		clReleaseEvent(ev);
+	}
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(cl_uint), &got_count));
 	got = device_read(e, out, n * size);
 	for (size_t i = 0; i < n; i++)
 		total += positive(t, data, i);
 	ck_assert_msg(got_count == total, "%s %s n = %zu pattern %d: count %u, expected %zu",
-		      partition ? "partition" : "compact", type_names[t], n, pattern, got_count, total);
-	snprintf(what, sizeof(what), "%s pattern %d", partition ? "partition" : "compact", pattern);
+		      select_names[mode], type_names[t], n, pattern, got_count, total);
+	snprintf(what, sizeof(what), "%s pattern %d", select_names[mode], pattern);
 	for (size_t i = 0; i < n; i++) {
 		bool sel = positive(t, data, i);
 
-		if (!sel && !partition)
+		if (!sel && mode == SELECT_COMPACT)
 			continue;
-		expect_equal(t, got, sel ? k : total + r, get_i(t, data, i),
+		expect_equal(t, got, sel ? k : rejected_at(mode, n, total, r), get_i(t, data, i),
 			     is_float(t) ? get_f(t, data, i) : 0, what, n);
 		if (sel)
 			k++;
@@ -463,6 +488,12 @@ check_select(clwarp_engine *e, clwarp_type t, bool partition, size_t n, int patt
 	clReleaseMemObject(in);
 	clReleaseMemObject(out);
 	clReleaseMemObject(count);
+}
+
+static void
+check_select(clwarp_engine *e, clwarp_type t, enum select_mode mode, size_t n, int pattern)
+{
+	check_select_ev(e, t, mode, n, pattern, false);
 }
 
 START_TEST(test_compact)
@@ -477,7 +508,7 @@ START_TEST(test_compact)
 			for (int pattern = 0; pattern < 4; pattern++) {
 				if (types[ti] != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000)
 					continue;
-				check_select(e, types[ti], false, sizes[s], pattern);
+				check_select(e, types[ti], SELECT_COMPACT, sizes[s], pattern);
 			}
 		}
 	}
@@ -497,7 +528,43 @@ START_TEST(test_partition)
 		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++)
 			for (int pattern = 0; pattern < 4; pattern++)
-				check_select(e, types[ti], true, sizes[s], pattern);
+				check_select(e, types[ti], SELECT_PARTITION, sizes[s], pattern);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/*
+ * clwarp_partition_reversed against CUB's order, for every type: the sizes
+ * of the other tests and one tile, one tile less one; none, all, half and
+ * about 30 % selected (none and all on the large sizes for int only, as
+ * in test_compact). clwarp_partition runs on the same variant in between,
+ * so the two calls share a build in either order; one call returns an
+ * event.
+ */
+START_TEST(test_partition_reversed)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	size_t sizes[18], count;
+
+	for (clwarp_type t = CLWARP_TYPE_INT; t <= CLWARP_TYPE_DOUBLE; t++) {
+		size_t tile = tile_of(e, t, true);
+
+		if (!type_supported(e, t))
+			continue;
+		count = sizes_for(e, t, true, sizes);
+		sizes[count++] = tile - 1;
+		sizes[count++] = tile;
+		for (size_t s = 0; s < count; s++) {
+			for (int pattern = 0; pattern < 4; pattern++) {
+				if (t != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000)
+					continue;
+				check_select(e, t, SELECT_REVERSED, sizes[s], pattern);
+				if (pattern == 3 && s % 3 == 1)
+					check_select(e, t, SELECT_PARTITION, sizes[s], pattern);
+			}
+		}
+		check_select_ev(e, t, SELECT_REVERSED, 3 * tile + 5, 3, true);
 	}
 	clwarp_engine_free(e);
 }
@@ -830,7 +897,8 @@ START_TEST(test_local_widths)
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) - (quick ? 1 : 0); s++) {
 		check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, sizes[s], false);
 		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, sizes[s], false);
-		check_select(e, CLWARP_TYPE_INT, true, sizes[s], 3);
+		check_select(e, CLWARP_TYPE_INT, SELECT_PARTITION, sizes[s], 3);
+		check_select(e, CLWARP_TYPE_INT, SELECT_REVERSED, sizes[s], 3);
 	}
 	for (size_t l = 0; l < sizeof(row_lengths) / sizeof(row_lengths[0]); l++) {
 		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_MAX, 0, 0, 11, row_lengths[l]);
@@ -1022,6 +1090,44 @@ START_TEST(test_errors)
 			CLWARP_ERROR_INVALID_ARGUMENT, "empty predicate");
 	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, NULL, in, 64, out, small, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL predicate");
+	/* clwarp_partition_reversed checks what clwarp_partition checks, in its own name. */
+	ck_assert_error(clwarp_partition_reversed(NULL, CLWARP_TYPE_INT, "x > 0", in, 64, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
+	ck_assert_error(clwarp_partition_reversed(e, (clwarp_type)42, "x > 0", in, 64, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, NULL, in, 64, out, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition_reversed: NULL predicate");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0; }", in, 64, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "';' is not allowed");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", NULL, 64, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition_reversed: buffer `in` is NULL");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 65, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 260");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_LONG, "x > 0", in, 64, out, small,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 512");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, small, out,
+						  NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out` holds 4 bytes");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, out, NULL, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "`count` is NULL");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, in, small, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT,
+			"clwarp_partition_reversed: `in` and `out` must be different buffers");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, out, out, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "different buffers");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, (size_t)1 << 32,
+						  out, small, NULL),
+			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
+	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > nothing_here", in, 64, out,
+						  small, NULL),
+			CLWARP_ERROR_BUILD,
+			"clwarp_partition_reversed: predicate \"x > nothing_here\" does not compile");
 	/* Well-formed but not OpenCL C: a build error that names the predicate. */
 	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > no_such_name", in, 64, out, small, NULL),
 			CLWARP_ERROR_BUILD, "predicate \"x > no_such_name\" does not compile");
@@ -1050,6 +1156,7 @@ START_TEST(test_tuning)
 		{ "scan_wg=100", "scan_wg must be a power of two from 1 to 1024" },
 		{ "scan_vectors=9", "scan_vectors must be a whole number from 1 to 8" },
 		{ "reduce_groups=0", "reduce_groups must be a whole number from 1 to 64" },
+		{ "select_wait=100001", "select_wait must be a whole number from 0 to 100000" },
 		{ "wg=", "wg must be a power of two" },
 		{ "wg=64x", "wg must be a power of two" },
 		{ "tile=4", "expected key=value" },
@@ -1077,8 +1184,9 @@ START_TEST(test_tuning)
 
 		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 7 * tile + 5, false);
 		check_scan(e, CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, 0, 3 * tile - 1, false);
-		check_select(e, CLWARP_TYPE_INT, false, 9 * stile + 3, 2);
-		check_select(e, CLWARP_TYPE_UINT, true, 4 * stile + 1, 3);
+		check_select(e, CLWARP_TYPE_INT, SELECT_COMPACT, 9 * stile + 3, 2);
+		check_select(e, CLWARP_TYPE_UINT, SELECT_PARTITION, 4 * stile + 1, 3);
+		check_select(e, CLWARP_TYPE_UINT, SELECT_REVERSED, 4 * stile + 1, 3);
 		check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 64 * 16 * 5 + 7, false);
 		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 1, 5, 300);
 	}
@@ -1105,6 +1213,7 @@ main(void)
 	ADD_TEST(tc, test_float_accuracy);
 	ADD_TEST(tc, test_compact);
 	ADD_TEST(tc, test_partition);
+	ADD_TEST(tc, test_partition_reversed);
 	ADD_TEST(tc, test_predicates);
 	ADD_TEST(tc, test_segmented);
 	/* Before test_segmented_short: the order balances Oclgrind's two

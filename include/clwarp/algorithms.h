@@ -98,6 +98,18 @@ CLWARP_EXPORT clwarp_status clwarp_partition(clwarp_engine *engine, clwarp_type 
                                              cl_mem out, cl_mem count, cl_event *event);
 
 /**
+ * Partition as CUB's DevicePartition::If orders it: like clwarp_partition,
+ * the selected elements first in their original order, but the rejected
+ * ones in reverse order, the first rejected element at out[n - 1], the
+ * second at out[n - 2], and so on. It skips clwarp_partition's second pass
+ * (which reads and writes the rejected part once more), so it is the
+ * faster of the two where that order will do.
+ */
+CLWARP_EXPORT clwarp_status clwarp_partition_reversed(clwarp_engine *engine, clwarp_type type,
+                                                      const char *predicate, cl_mem in, size_t n,
+                                                      cl_mem out, cl_mem count, cl_event *event);
+
+/**
  * Unique: copy the first element of each run of consecutive equal
  * elements of @p in to the start of @p out, in order (CUB's
  * DeviceSelect::Unique), and write their count as a cl_uint into element 0

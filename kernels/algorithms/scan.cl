@@ -55,8 +55,52 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 
 #ifdef PRED_KIND
 #define COUNT_ADD(a, b) ((a) + (b))
-DEFINE_BLOCK_SCAN(block_count, uint, COUNT_ADD, 0u, warp_scan_exclusive_add, ITEMS_K, VEC)
 DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
+
+/* The bits of `selected` before element (k, c) in vector k. */
+#define VEC_BITS_BEFORE(k, c) ((((1u << (c)) - 1u)) << ((k) * VEC))
+
+/*
+ * The block scan of the selection flags without a rank per element:
+ * chunk[k] becomes the number of selected elements of the tile before this
+ * work-item's vector k, so element (k, c) has rank chunk[k] plus the
+ * selected bits before it in that vector. Each warp scans its lanes'
+ * counts per vector k, then the warp totals are combined in local memory,
+ * as block_scan does (common.cl); the result is the tile's count. Against
+ * a block scan of one flag per element (an array of ITEMS ranks) this
+ * takes the compaction kernel on the H100 from 92 registers to 80, so
+ * three work-groups of 256 fit on an SM instead of two; that alone did not
+ * change its speed, but with the look-back naps (common.cl, ALGO_NAP) the
+ * partition kernel (128 registers, then 126) was 1.07-1.13x as fast as
+ * with the array at 2^25-2^28 floats (seven of eight points; one 0.99).
+ */
+CLWARP_INLINE uint block_count_chunks(uint selected, uint *chunk, local uint *sm,
+				      CLWARP_WARP_PARAM)
+{
+	uint carry = 0;
+
+	for (uint k = 0; k < ITEMS_K; k++) {
+		uint s = popcount((selected >> (k * VEC)) & ((1u << VEC) - 1u));
+		uint ex = warp_scan_exclusive_add(s);
+		uint tot = warp_broadcast(ex + s, CLWARP_WARP_SIZE - 1u);
+		chunk[k] = carry + ex;
+		carry += tot;
+	}
+	if (ALGO_LANE() == 0)
+		sm[ALGO_WARP()] = carry;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint before = 0, total = 0;
+	uint wid = ALGO_WARP();
+	for (uint w = 0; w < WARPS; w++) {
+		uint v = sm[w];
+		before += w < wid ? v : 0u;
+		total += v;
+	}
+	for (uint k = 0; k < ITEMS_K; k++)
+		chunk[k] += before;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return total;
+}
 
 /*
  * Compaction, partition and unique. Each tile counts its selected elements,
@@ -64,7 +108,8 @@ DEFINE_LOOKBACK(lookback_count, uint, COUNT_ADD, 0u, warp_reduce_add)
  * order (the rejected ones after them, for partition); the look-back over
  * the counts gives the tile's output position, and the staged elements
  * go out with coalesced stores. Partition writes the rejected elements
- * from the end of `out` backwards (rejected element r at n - 1 - r);
+ * from the end of `out` backwards (rejected element r at n - 1 - r), CUB's
+ * order, where clwarp_partition_reversed leaves them; for clwarp_partition
  * clwarp_reverse_tail then puts them in order.
  */
 __kernel void clwarp_select(global const T *in, global T *out, global uint *count, ulong n,
@@ -76,7 +121,7 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	local uint prefix_shared;
 	local uint tile_shared;
 	T a[ITEMS];
-	uint rank[ITEMS];
+	uint chunk[ITEMS_K];
 	uint selected = 0, in_range = 0;
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
@@ -101,20 +146,20 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 #else
 			uint s = valid && clwarp_pred(a[k * VEC + c]);
 #endif
-			rank[k * VEC + c] = s;
 			selected |= s << (k * VEC + c);
 			in_range |= valid << (k * VEC + c);
 		}
 	}
-	uint tile_count = block_count(rank, 0, sm, CLWARP_WARP_ARG);
+	uint tile_count = block_count_chunks(selected, chunk, sm, CLWARP_WARP_ARG);
 	lookback_count_announce(tile, tile_count, epoch, words, slots);
 	for (uint i = 0; i < ITEMS; i++) {
 		uint pos = first + (i / VEC) * (CLWARP_WARP_SIZE * VEC) + i % VEC;
+		uint r = chunk[i / VEC] + popcount(selected & VEC_BITS_BEFORE(i / VEC, i % VEC));
 		if ((selected >> i) & 1u)
-			stage[rank[i]] = a[i];
+			stage[r] = a[i];
 #if PRED_KIND == 2
 		else if ((in_range >> i) & 1u)
-			stage[tile_count + pos - rank[i]] = a[i];
+			stage[tile_count + pos - r] = a[i];
 #endif
 	}
 	uint before = lookback_count(tile, tile_count, epoch, words, slots, &prefix_shared,
