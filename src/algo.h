@@ -43,7 +43,16 @@ struct algo_tuning {
 	unsigned select_poll;
 	unsigned partition_wait;
 	unsigned partition_poll;
+	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
 };
+
+/* How the sort's passes find where a tile's keys go (docs/algorithms.md,
+ * "Sort"): looking back over the tiles before it (Onesweep), or from
+ * counts scanned beforehand, so that no work-group waits for another; by
+ * default the latter on CPU devices only. */
+#define SORT_LOOKBACK_NEVER 0u
+#define SORT_LOOKBACK_ALWAYS 1u
+#define SORT_LOOKBACK_AUTO 2u
 
 #define REDUCE_MIN_ITEMS 16u
 /* Histogram: 16-byte vectors of samples per work-item and tile. */
@@ -51,8 +60,9 @@ struct algo_tuning {
 #define ROWS_WARP_MAX 256u
 #define ROWS_SEG_STEPS 4u
 /* Kernels per variant at most (rows: per warp, per work-group, per segment;
- * histogram: clear, local, global). */
-#define ALGO_KERNELS 3
+ * histogram: clear, local, global; sort: histogram, offsets, pass, and
+ * for wait-free passes count and scan). */
+#define ALGO_KERNELS 5
 /* Look-back states are (epoch << 2) | state in 32 bits. */
 #define EPOCH_LIMIT (1u << 30)
 
@@ -81,6 +91,7 @@ struct algo_variant {
 	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile;
 				  sort: SORT_ITEMS, keys per work-item */
 	unsigned local_bins;   /* histogram: HIST_LOCAL_BINS, bins counted in local memory */
+	bool sort_wait_free;   /* sort: SORT_WAIT_FREE passes (algorithms.sort_wait_free) */
 	clwarp_kernel *kernels[ALGO_KERNELS];
 	struct algo_variant *next;
 };
@@ -101,6 +112,10 @@ struct algorithms {
 	size_t sort_keys_bytes;
 	cl_mem sort_values;
 	size_t sort_values_bytes;
+	cl_mem sort_counts;    /* sort, wait-free passes: every tile's digit counts, then positions */
+	size_t sort_counts_bytes;
+	bool sort_wait_free;   /* sort passes never wait across work-groups (the engine's
+				  choice, made once: tuning.sort_lookback) */
 	cl_uint epoch;
 	cl_uint compute_units;
 	struct algo_tuning tuning;

@@ -39,6 +39,8 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 		strbuf_puts(out, "#define VB uint\n");
 	}
 	strbuf_printf(out, "#define STAGE_T %s\n", bits_of_size(stage));
+	if (v->sort_wait_free)
+		strbuf_puts(out, "#define SORT_WAIT_FREE 1\n");
 }
 
 /* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
@@ -79,6 +81,7 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	}
 	v->wg = wg;
 	v->vectors = items;
+	v->sort_wait_free = a->sort_wait_free;
 	return CLWARP_OK;
 }
 

@@ -99,6 +99,11 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 	if (status == CLWARP_OK && value_type >= 0)
 		status = algo_temp_reserve(engine, &a->sort_values, &a->sort_values_bytes,
 					   value_bytes);
+	/* Wait-free passes: a count per tile and digit (at most 2^32 / 512
+	 * tiles, so the product fits a size_t). */
+	if (status == CLWARP_OK && a->sort_wait_free)
+		status = algo_temp_reserve(engine, &a->sort_counts, &a->sort_counts_bytes,
+					   tiles * SORT_RADIX * sizeof(cl_uint));
 	if (status == CLWARP_OK)
 		status = algo_call_launch(&c, 0, groups * wg, "bluuub", keys, (cl_ulong)n, descending,
 					  begin, end, a->sort_bins);
@@ -114,6 +119,20 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		if (value_type >= 0) {
 			vfrom = p % 2 ? a->sort_values : values;
 			vto = p % 2 ? values : a->sort_values;
+		}
+		if (a->sort_wait_free) {
+			/* Count, scan the counts, scatter: no waits (sort.cl). */
+			status = algo_call_launch(&c, 3, tiles * wg, "bluuub", from, (cl_ulong)n,
+						  descending, shift, (1u << bits) - 1u, a->sort_counts);
+			if (status == CLWARP_OK)
+				status = algo_call_launch(&c, 4, wg, "bubu", a->sort_counts, (cl_uint)tiles,
+							  a->sort_bins, p);
+			if (status == CLWARP_OK)
+				status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuubb", from, to,
+							  vfrom, vto, (cl_ulong)n, (cl_uint)tiles, epoch,
+							  descending, shift, (1u << bits) - 1u, p,
+							  a->sort_bins, a->sort_counts);
+			continue;
 		}
 		status = algo_lookback_prepare(&c, tiles * SORT_RADIX, sizeof(cl_uint), &epoch);
 		if (status == CLWARP_OK)

@@ -43,6 +43,7 @@ static const struct algo_tuning default_tuning = {
 	.select_poll = 76,
 	.partition_wait = 450,
 	.partition_poll = 350,
+	.sort_lookback = SORT_LOOKBACK_AUTO,
 };
 
 const struct type_desc algo_types[ALGO_TYPE_COUNT] = {
@@ -98,6 +99,8 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
 		{ "partition_wait", offsetof(struct algo_tuning, partition_wait), 0, 100000, false },
 		{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
+		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
+		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
 	};
 	const char *p = text;
 
@@ -113,7 +116,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, sort_lookback",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -183,6 +186,13 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	if (err != CL_SUCCESS || a->compute_units == 0)
 		a->compute_units = 1;
 	a->out_of_order = !engine->queue_in_order;
+	/* On a CPU device, work-groups run on worker threads that the OS may
+	 * take off their cores; a tile that waits for another then spins on
+	 * the core the other one needs (docs/performance.md, "Radix sort on
+	 * the CPU"). Oclgrind reports every device type, CPU included. */
+	a->sort_wait_free = tuning.sort_lookback == SORT_LOOKBACK_AUTO
+				    ? (engine->info.type & CL_DEVICE_TYPE_CPU) != 0
+				    : tuning.sort_lookback == SORT_LOOKBACK_NEVER;
 	a->counter = clCreateBuffer(engine->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
 				    sizeof(zero), zero, &err);
 	if (err != CL_SUCCESS) {
@@ -270,6 +280,8 @@ algorithms_free(clwarp_engine *engine)
 		clReleaseMemObject(a->sort_keys);
 	if (a->sort_values)
 		clReleaseMemObject(a->sort_values);
+	if (a->sort_counts)
+		clReleaseMemObject(a->sort_counts);
 	free(a);
 	engine->algorithms = NULL;
 }
@@ -292,6 +304,12 @@ static const char *const kernel_names[][ALGO_KERNELS] = {
 	[ALGO_RUNS] = { "clwarp_runs", NULL },
 	[ALGO_HISTOGRAM] = { "clwarp_histogram_clear", "clwarp_histogram_shared",
 			     "clwarp_histogram_global" },
+};
+
+/* The sort's kernels with wait-free passes (SORT_WAIT_FREE in sort.cl). */
+static const char *const sort_wait_free_kernels[ALGO_KERNELS] = {
+	"clwarp_sort_histogram", "clwarp_sort_offsets", "clwarp_sort_pass", "clwarp_sort_count",
+	"clwarp_sort_scan_counts"
 };
 
 /* The file of kernels/algorithms/ that holds a variant's kernels. */
@@ -390,6 +408,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	struct algo_variant *v;
 	struct strbuf text = { 0 };
 	clwarp_program *program = NULL;
+	const char *const *names = kernel_names[kind];
 	char name[64];
 	clwarp_status status;
 
@@ -415,6 +434,8 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	status = algo_kind_shape(engine, a, config, v);
 	if (status != CLWARP_OK)
 		goto fail;
+	if (v->sort_wait_free)
+		names = sort_wait_free_kernels;
 	variant_source(v, config, &a->tuning, &text);
 	if (text.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
@@ -433,10 +454,10 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		free(why);
 		goto fail;
 	}
-	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && kernel_names[kind][i]; i++) {
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && names[i]; i++) {
 		size_t max_wg = 0;
 
-		status = kernel_new(program, kernel_names[kind][i], &v->kernels[i]);
+		status = kernel_new(program, names[i], &v->kernels[i]);
 		if (status != CLWARP_OK)
 			goto fail;
 		if (clGetKernelWorkGroupInfo(clwarp_kernel_cl(v->kernels[i]), engine->device,
@@ -445,7 +466,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		    max_wg < v->wg) {
 			status = set_error(CLWARP_ERROR_TOO_LARGE,
 					   "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
-					   fn, kernel_names[kind][i], max_wg, engine->info.name, v->wg);
+					   fn, names[i], max_wg, engine->info.name, v->wg);
 			goto fail;
 		}
 	}

@@ -362,6 +362,38 @@ START_TEST(test_sort_local_widths)
 }
 END_TEST
 
+/*
+ * Both kinds of pass, whichever this device takes by itself (docs/
+ * algorithms.md, "Sort: one pass per digit"): _i = 0 the wait-free passes
+ * (the default on CPU devices), 1 the look-back (the default elsewhere),
+ * through CLWARP_ALGO_TUNING's sort_lookback added to what the variable
+ * already says (CI's Oclgrind run sets sort_items there). Several tiles,
+ * a partial one, 8-byte keys, and an odd pass count (the copy back).
+ */
+START_TEST(test_sort_passes)
+{
+	const char *had = getenv("CLWARP_ALGO_TUNING");
+	char *saved = had ? strdup(had) : NULL;
+	char text[256];
+	clwarp_engine *e;
+
+	snprintf(text, sizeof(text), "%s%ssort_lookback=%d", saved ? saved : "",
+		 saved && *saved ? "," : "", _i);
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", text, 1), 0);
+	e = test_engine(NULL);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile + 5, PATTERN_FEW, false, 0, 40);
+	check_sort(e, CLWARP_TYPE_FLOAT, -1, 2 * tile + 1, PATTERN_SPECIAL, true, 0, 41);
+	check_sort(e, CLWARP_TYPE_LONG, CLWARP_TYPE_UINT, 3 * tile / 2 + 1, PATTERN_RANDOM, false,
+		   CLWARP_SORT_BITS(0, 24), 42);
+	clwarp_engine_free(e);
+	if (saved)
+		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", saved, 1), 0);
+	else
+		unsetenv("CLWARP_ALGO_TUNING");
+	free(saved);
+}
+END_TEST
+
 START_TEST(test_sort_errors)
 {
 	clwarp_engine *e = test_engine(NULL);
@@ -460,5 +492,7 @@ main(void)
 	ADD_TEST(tc, test_sort_events);
 	if (test_wanted("test_sort_local_widths"))
 		tcase_add_loop_test(tc, test_sort_local_widths, 0, 2);
+	if (test_wanted("test_sort_passes"))
+		tcase_add_loop_test(tc, test_sort_passes, 0, 2);
 	return test_main(s);
 }

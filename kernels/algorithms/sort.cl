@@ -9,9 +9,16 @@
  *   STAGE_T               the local staging type (the wider of KB and VB)
  *   SORT_ITEMS            keys per work-item in a tile
  *
+ *   SORT_WAIT_FREE        set: no work-group waits for another (CPU
+ *                         devices; src/algo_kinds.c)
+ *
  * A sort is clwarp_sort_histogram (the digit counts of every pass, in one
  * read of the keys), clwarp_sort_offsets (the counts to each digit's
- * first position, per pass) and one clwarp_sort_pass per digit. */
+ * first position, per pass) and one clwarp_sort_pass per digit. With
+ * SORT_WAIT_FREE, each pass is clwarp_sort_count (every tile's digit
+ * counts), clwarp_sort_scan_counts (each tile's first position of each
+ * digit) and clwarp_sort_pass, which reads its positions instead of
+ * looking back. */
 
 #define RADIX 256u
 #define SORT_TILE (WG * SORT_ITEMS)
@@ -129,6 +136,57 @@ __kernel void clwarp_sort_offsets(volatile global uint *bins)
 	}
 }
 
+#ifdef SORT_WAIT_FREE
+/*
+ * A wait-free pass, first step: every tile's count of each digit, at
+ * tile_counts[tile * RADIX + digit]. Tiles are those of clwarp_sort_pass,
+ * one work-group each.
+ */
+__kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint descending, uint shift,
+				uint mask, global uint *tile_counts)
+{
+	local uint counts[RADIX];
+	uint tile = get_group_id(0);
+	ulong base = (ulong)tile * SORT_TILE;
+	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
+
+	for (uint d = LID; d < RADIX; d += WG)
+		counts[d] = 0;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint j = 0; j < SORT_ITEMS; j++) {
+		uint i = LID + j * WG;
+		if (i < valid)
+			atomic_inc(&counts[sort_digit(sort_order_bits(keys[base + i], descending),
+						      shift, mask)]);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint d = LID; d < RADIX; d += WG)
+		tile_counts[(ulong)tile * RADIX + d] = counts[d];
+}
+
+/*
+ * Second step, one work-group, one work-item per digit: the digit's tile
+ * counts become, in place, the position in the pass's output of each
+ * tile's first key of that digit (the digit's offset from
+ * clwarp_sort_offsets plus its count in the tiles before). A serial sum
+ * down each column: tiles * RADIX additions in all (2^18 for 2^22 keys),
+ * no barrier, and the work-items of a work-group read consecutive words.
+ */
+__kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, global const uint *bins,
+				      uint pass)
+{
+	for (uint d = LID; d < RADIX; d += WG) {
+		uint run = bins[OFFSETS_AT + pass * RADIX + d];
+		for (uint t = 0; t < tiles; t++) {
+			ulong i = (ulong)t * RADIX + d;
+			uint c = tile_counts[i];
+			tile_counts[i] = run;
+			run += c;
+		}
+	}
+}
+#endif
+
 /*
  * One pass: a tile of SORT_TILE keys, SORT_ITEMS per work-item, element
  * (k, lane) of warp w at tile position (w * SORT_ITEMS + k) * W + lane.
@@ -147,27 +205,44 @@ __kernel void clwarp_sort_offsets(volatile global uint *bins)
  *    of the digit starts in `keys_out`. Runs go out with coalesced stores,
  *    then the values the same way.
  *
+ * With SORT_WAIT_FREE the tile is the work-group's id, step 3 publishes
+ * nothing and step 4 reads where the tile's run of each digit starts from
+ * clwarp_sort_scan_counts (`tile_counts`) instead of looking back.
+ *
  * Stable: ranks follow tile order, tiles follow the input.
  */
+/* The last parameters, in a macro: the local backend's rewrite of kernel
+ * signatures reads the text before the preprocessor does (src/source.c). */
+#ifdef SORT_WAIT_FREE
+#define SORT_PASS_PARAMS global const uint *tile_counts
+#else
+#define SORT_PASS_PARAMS volatile global uint *counter, volatile global ulong *words, \
+	volatile global uint *slots
+#endif
 __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
 			       global const VB *values_in, global VB *values_out, ulong n,
 			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
-			       uint pass, global const uint *bins, volatile global uint *counter,
-			       volatile global ulong *words, volatile global uint *slots)
+			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
 {
 	local uint hist[RADIX * SORT_WARPS];
 	local STAGE_T stage[SORT_TILE];
 	local uint digit_start[RADIX + 1];
 	local uint digit_base[RADIX];
 	local uint sm[SORT_WARPS];
+#ifndef SORT_WAIT_FREE
 	local uint tile_shared;
+#endif
 	KEY_T key[SORT_ITEMS];
 	uint pos[SORT_ITEMS];
 #ifdef HAS_VALUES
 	VB value[SORT_ITEMS];
 #endif
 
+#ifdef SORT_WAIT_FREE
+	uint tile = get_group_id(0);
+#else
 	uint tile = take_tile(counter, tiles, &tile_shared);
+#endif
 	ulong base = (ulong)tile * SORT_TILE;
 	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
 	for (uint i = LID; i < RADIX * SORT_WARPS; i += WG)
@@ -231,10 +306,12 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	barrier(CLK_LOCAL_MEM_FENCE);
 
 	/* 3. Announce the tile's digit counts; stage the keys in digit order. */
+#ifndef SORT_WAIT_FREE
 	for (uint d = LID; d < RADIX; d += WG)
 		tile_publish(words, slots, tile * RADIX + d,
 			     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE),
 			     digit_start[d + 1] - digit_start[d]);
+#endif
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
 		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
@@ -247,6 +324,10 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 
 	/* 4. Look-back, one work-item per digit: the digit's count in the
 	 * tiles before this one. */
+#ifdef SORT_WAIT_FREE
+	for (uint d = LID; d < RADIX; d += WG)
+		digit_base[d] = tile_counts[(ulong)tile * RADIX + d] - digit_start[d];
+#else
 	{
 		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX;
 		global const uint *offsets = bins + OFFSETS_AT + pass * RADIX;
@@ -266,6 +347,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 			digit_base[d] = offsets[d] + excl - digit_start[d];
 		}
 	}
+#endif
 	barrier(CLK_LOCAL_MEM_FENCE);
 
 	/* Runs of equal digits are consecutive in the stage and in keys_out. */
