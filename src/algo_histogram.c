@@ -12,34 +12,24 @@
 
 /* What hist_bin (histogram.cl) needs besides the bounds: see there. */
 struct hist_params {
-	cl_ulong lower, upper;  /* bits, zero-extended */
+	cl_ulong lower, upper;  /* bits, zero-extended; a cl_int's for 1- and 2-byte samples */
 	cl_ulong p;
 	cl_uint mode;
 };
 
-/* The bits of one element of `type` at p, zero-extended. */
+/* The bits of one element of `type` (4 or 8 bytes) at p, zero-extended. */
 static cl_ulong
 load_bits(clwarp_type type, const void *p)
 {
-	uint8_t b8;
-	uint16_t b16;
 	uint32_t b32;
 	uint64_t b64;
 
-	switch (algo_types[type].size) {
-	case 1:
-		memcpy(&b8, p, 1);
-		return b8;
-	case 2:
-		memcpy(&b16, p, 2);
-		return b16;
-	case 4:
+	if (algo_types[type].size == 4) {
 		memcpy(&b32, p, 4);
 		return b32;
-	default:
-		memcpy(&b64, p, 8);
-		return b64;
 	}
+	memcpy(&b64, p, 8);
+	return b64;
 }
 
 /* Zero-extended bits of a `bits`-bit integer as a signed number. */
@@ -49,13 +39,30 @@ sign_extend(cl_ulong x, unsigned bits)
 	return bits == 64 ? (int64_t)x : (int64_t)(x ^ (1ull << (bits - 1))) - (int64_t)(1ull << (bits - 1));
 }
 
+/* The bin computation for an integer range of 1 to 2^64 - 1 values (see below). */
+static void
+pick_mode(cl_ulong range, size_t bins, bool wide, struct hist_params *hp)
+{
+	if (range % bins == 0 && ((range / bins) & (range / bins - 1)) == 0) {
+		hp->mode = 0;
+		for (hp->p = 0; (cl_ulong)1 << hp->p < range / bins; hp->p++)
+			;
+	} else if (range % bins == 0) {
+		hp->mode = 1;
+		hp->p = range / bins;
+	} else {
+		hp->mode = wide && range > UINT64_MAX / bins ? 3 : 2;
+		hp->p = range;
+	}
+}
+
 /*
- * Integers: the exact bin is floor(d * bins / range), d = x - lower. Where
- * range is a multiple of bins the width w = range / bins is whole and the
- * bin is floor(d / w): a shift for a power of two (mode 0), a division
- * (mode 1). Otherwise d * bins / range in 64 bits (mode 2), which
- * overflows only for 64-bit types with range > 2^64 / bins: then a long
- * division (mode 3).
+ * 4- and 8-byte integers: the exact bin is floor(d * bins / range), d =
+ * x - lower. Where range is a multiple of bins the width w = range / bins
+ * is whole and the bin is floor(d / w): a shift for a power of two (mode
+ * 0), a division (mode 1). Otherwise d * bins / range in 64 bits (mode
+ * 2), which overflows only for 64-bit types with range > 2^64 / bins:
+ * then a long division (mode 3).
  */
 static clwarp_status
 integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, size_t bins,
@@ -74,17 +81,28 @@ integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper,
 	if (!ordered)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "%s: the range [lower, upper) is empty: lower must be below upper", fn);
-	if (range % bins == 0 && ((range / bins) & (range / bins - 1)) == 0) {
-		hp->mode = 0;
-		for (hp->p = 0; (cl_ulong)1 << hp->p < range / bins; hp->p++)
-			;
-	} else if (range % bins == 0) {
-		hp->mode = 1;
-		hp->p = range / bins;
-	} else {
-		hp->mode = wide && range > UINT64_MAX / bins ? 3 : 2;
-		hp->p = range;
-	}
+	pick_mode(range, bins, wide, hp);
+	return CLWARP_OK;
+}
+
+/*
+ * 1- and 2-byte samples: int bounds, any with lower < upper, so the range
+ * is 1 to 2^32 - 1 (computed in 64 bits) and the kernel's difference x -
+ * lower a uint. The same modes as integer_params; the product d * bins of
+ * mode 2 is below 2^64.
+ */
+static clwarp_status
+narrow_params(const char *fn, cl_int lower, cl_int upper, size_t bins, struct hist_params *hp)
+{
+	cl_ulong range = (cl_ulong)((int64_t)upper - (int64_t)lower);
+
+	if (lower >= upper)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s: the range [lower, upper) is empty: lower must be below upper (cl_ints %d and %d)",
+				 fn, (int)lower, (int)upper);
+	hp->lower = (cl_uint)lower;
+	hp->upper = (cl_uint)upper;
+	pick_mode(range, bins, false, hp);
 	return CLWARP_OK;
 }
 
@@ -136,12 +154,15 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	static const char fn[] = "clwarp_histogram";
 	struct hist_params hp = { 0 };
 	struct algo_call c;
+	bool narrow = false;   /* 1- and 2-byte samples: int bounds, [0, 256) for every uchar */
 	size_t bytes = 0, counts_bytes = 0, tile, tiles, groups, most;
 	bool shared;
 	clwarp_status status;
 
 	clear_error();
 	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
+	if (status == CLWARP_OK)
+		narrow = algo_types[type].size < 4;
 	if (status == CLWARP_OK)
 		status = algo_check_count_n(fn, n);
 	if (status == CLWARP_OK && bins == 0)
@@ -151,13 +172,22 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	if (status == CLWARP_OK && (!lower || !upper))
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				   "%s: `lower` and `upper` must point at one %s each", fn,
-				   algo_types[type].name);
+				   narrow ? "cl_int" : algo_types[type].name);
 	if (status != CLWARP_OK)
 		return status;
-	hp.lower = load_bits(type, lower);
-	hp.upper = load_bits(type, upper);
-	status = algo_types[type].is_float ? float_params(fn, type, hp.lower, hp.upper, bins, &hp)
-					   : integer_params(fn, type, hp.lower, hp.upper, bins, &hp);
+	if (narrow) {
+		cl_int lo, hi;
+
+		memcpy(&lo, lower, sizeof(lo));
+		memcpy(&hi, upper, sizeof(hi));
+		status = narrow_params(fn, lo, hi, bins, &hp);
+	} else {
+		hp.lower = load_bits(type, lower);
+		hp.upper = load_bits(type, upper);
+		status = algo_types[type].is_float
+				 ? float_params(fn, type, hp.lower, hp.upper, bins, &hp)
+				 : integer_params(fn, type, hp.lower, hp.upper, bins, &hp);
+	}
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, n, algo_types[type].size, &bytes);
 	if (status == CLWARP_OK && n > 0)

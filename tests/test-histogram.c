@@ -1,7 +1,8 @@
 /* Histogram against a host reference: every sample type, integer edge
  * values and every way the bin is computed, float ranges with NaN, zeros,
- * infinities and denormals, bins counted in local and in global memory,
- * size classes, and the argument checks. */
+ * infinities and denormals, the int bounds of 1- and 2-byte samples
+ * (wider than the type, outside it), bins counted in local and in global
+ * memory, size classes, and the argument checks. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -28,13 +29,49 @@ enum pattern {
 __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
+/* The bounds as the call takes them: bits of one element of the type, or
+ * for 1- and 2-byte samples a cl_int, held here as an int64_t's bits. */
 struct range {
-	uint64_t lower, upper;   /* bits of one element */
+	uint64_t lower, upper;
 };
+
+/* The int value of 1- or 2-byte sample bits. */
+static int64_t
+narrow_value(clwarp_type t, uint64_t bits)
+{
+	return is_signed(t) ? bits_to_signed(t, bits) : (int64_t)bits;
+}
+
+/* The bits of the narrow type's value nearest to v. */
+static uint64_t
+narrow_clamped(clwarp_type t, int64_t v)
+{
+	uint64_t mask = size_mask(clwarp_type_size(t));
+	int64_t top = is_signed(t) ? (int64_t)(mask >> 1) : (int64_t)mask;
+	int64_t bottom = is_signed(t) ? -top - 1 : 0;
+
+	return (uint64_t)(v < bottom ? bottom : v > top ? top : v) & mask;
+}
+
+/* The number of values in [lower, upper). */
+static uint64_t
+range_size(clwarp_type t, struct range r)
+{
+	if (is_narrow(t))
+		return (uint64_t)((int64_t)r.upper - (int64_t)r.lower);
+	return (r.upper - r.lower) & size_mask(clwarp_type_size(t));
+}
 
 static int64_t
 ref_bin(clwarp_type t, uint64_t x, struct range r, size_t bins)
 {
+	if (is_narrow(t)) {
+		int64_t v = narrow_value(t, x), lo = (int64_t)r.lower, hi = (int64_t)r.upper;
+
+		if (v < lo || v >= hi)
+			return -1;
+		return (int64_t)((u128)(v - lo) * bins / (u128)(hi - lo));
+	}
 	if (!is_float(t)) {
 		i128 v, lo, hi;
 
@@ -78,14 +115,17 @@ ref_bin(clwarp_type t, uint64_t x, struct range r, size_t bins)
 	return (int64_t)b;
 }
 
-/* The bits of `v` in [lower, upper), v counted from lower (mod range). */
+/* The bits of `v` in [lower, upper), v counted from lower (mod range);
+ * for 1- and 2-byte samples the type's value nearest to it, outside the
+ * range where the range is outside the type. */
 static uint64_t
 in_range(clwarp_type t, struct range r, uint64_t v)
 {
 	uint64_t mask = size_mask(clwarp_type_size(t));
-	uint64_t range = (r.upper - r.lower) & mask;
 
-	return (r.lower + v % range) & mask;
+	if (is_narrow(t))
+		return narrow_clamped(t, (int64_t)r.lower + (int64_t)(v % range_size(t, r)));
+	return (r.lower + v % range_size(t, r)) & mask;
 }
 
 static void
@@ -105,7 +145,7 @@ make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *o
 		} else if (p == PATTERN_SORTED) {
 			s = is_float(t) ? double_to_bits(t, lo + (hi - lo) * (double)i / (double)n)
 					: in_range(t, r, (uint64_t)((double)i / (double)n *
-								  (double)((r.upper - r.lower) & mask)));
+								  (double)range_size(t, r)));
 		} else if (is_float(t) && p == PATTERN_WIDE) {
 			/* Mostly in range, some a quarter of the range beyond each end. */
 			s = double_to_bits(t, lo + (hi - lo) * ((double)(x >> 11) * 0x1p-53 * 1.5 - 0.25));
@@ -130,11 +170,14 @@ make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *o
 			uint64_t edges[] = { r.lower - 1, r.lower, r.lower + 1, r.upper - 1, r.upper,
 					     r.upper + 1, top, bottom, top - 1, bottom + 1 };
 
+			if (is_narrow(t))   /* int bounds: their neighbours in the type */
+				for (int k = 0; k < 6; k++)
+					edges[k] = narrow_clamped(t, (int64_t)r.lower + (k < 3 ? 0 : (int64_t)range_size(t, r)) + k % 3 - 1);
 			if ((x >> 32) % 3 == 0)
 				s = edges[(x >> 40) % 10] & mask;
 			else   /* near the start of a random bin */
 				s = (in_range(t, r, (uint64_t)((double)(x % bins) / (double)bins *
-							     (double)((r.upper - r.lower) & mask))) +
+							     (double)range_size(t, r))) +
 				     (x >> 40) % 3 - 1) & mask;
 		}
 		set_bits(out, size, i, s);
@@ -161,10 +204,21 @@ check_histogram(clwarp_engine *e, clwarp_type t, size_t n, size_t bins, struct r
 	}
 	in = device_copy(e, samples, n * size);
 	counts = device_copy(e, NULL, bins * 4);   /* 0xA5...: every bin must be written */
-	ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &r.lower, &r.upper, counts, NULL));
+	if (is_narrow(t)) {
+		cl_int lo = (cl_int)(int64_t)r.lower, hi = (cl_int)(int64_t)r.upper;
+
+		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &lo, &hi, counts, NULL));
+	} else {
+		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &r.lower, &r.upper, counts,
+						     NULL));
+	}
 	got = device_read(e, counts, bins * 4);
 	for (size_t b = 0; b < bins; b++) {
 		/* ck_assert_* costs a pipe write per call (Check's fork mode). */
+		if (got[b] != ref[b] && is_narrow(t))
+			ck_abort_msg("%s, n %zu, %zu bins over [%lld, %lld), pattern %d: bin %zu holds %u, expected %u",
+				     type_names[t], n, bins, (long long)r.lower, (long long)r.upper,
+				     (int)p, b, got[b], ref[b]);
 		if (got[b] != ref[b])
 			ck_abort_msg("%s, n %zu, %zu bins over [0x%llx, 0x%llx), pattern %d: bin %zu holds %u, expected %u",
 				     type_names[t], n, bins, (unsigned long long)r.lower,
@@ -177,11 +231,12 @@ check_histogram(clwarp_engine *e, clwarp_type t, size_t n, size_t bins, struct r
 	clReleaseMemObject(counts);
 }
 
-/* The range of bits of an integer type or of float values. */
+/* The range of bits of an integer type (int bounds for 1- and 2-byte
+ * types) or of float values. */
 static struct range
 int_range(clwarp_type t, int64_t lower, int64_t upper)
 {
-	uint64_t mask = size_mask(clwarp_type_size(t));
+	uint64_t mask = is_narrow(t) ? ~(uint64_t)0 : size_mask(clwarp_type_size(t));
 	struct range r = { (uint64_t)lower & mask, (uint64_t)upper & mask };
 
 	return r;
@@ -195,13 +250,17 @@ float_range(clwarp_type t, double lower, double upper)
 	return r;
 }
 
-/* The type's whole range but its largest value: [MIN, MAX). */
+/* The type's whole range but its largest value, [MIN, MAX); every value,
+ * [MIN, MAX + 1), for 1- and 2-byte types (int bounds). */
 static struct range
 full_range(clwarp_type t)
 {
 	uint64_t mask = size_mask(clwarp_type_size(t));
 	struct range r = { 0, mask };
 
+	if (is_narrow(t))
+		return is_signed(t) ? int_range(t, -(int64_t)(mask >> 1) - 1, (int64_t)(mask >> 1) + 1)
+				    : int_range(t, 0, (int64_t)mask + 1);
 	if (is_signed(t)) {
 		r.lower = ~(mask >> 1) & mask;
 		r.upper = mask >> 1;
@@ -228,13 +287,25 @@ ranges_for(clwarp_type t, struct range *out, size_t *bins)
 	bool sig = is_signed(t);
 
 	if (is_narrow(t)) {
-		/* The same ways, and ranges with both bounds negative. */
+		/* The same ways, ranges with both bounds negative, and int
+		 * bounds: every value of the type ([0, 256) for uchar), bounds
+		 * wider than the type up to 2^32 - 1 values (mode 0 at a shift
+		 * of 31, mode 1 at a width of 2^32 - 1), bounds outside it. */
 		bool wide16 = clwarp_type_size(t) == 2;
+		int64_t top = wide16 ? (sig ? 32767 : 65535) : (sig ? 127 : 255);
 
 		out[k] = full_range(t), bins[k++] = 1;
+		out[k] = full_range(t), bins[k++] = 3;                             /* uneven widths */
 		out[k] = full_range(t), bins[k++] = 7;
 		out[k] = full_range(t), bins[k++] = 256;
-		out[k] = full_range(t), bins[k++] = 5000;                          /* bins > range */
+		out[k] = full_range(t), bins[k++] = 5000;                          /* bins > range for 1 byte */
+		out[k] = int_range(t, -1000, 1000), bins[k++] = 7;
+		out[k] = int_range(t, -100000, 100000), bins[k++] = 256;
+		out[k] = int_range(t, INT32_MIN, INT32_MAX), bins[k++] = 1;        /* width 2^32 - 1 */
+		out[k] = int_range(t, INT32_MIN, INT32_MAX), bins[k++] = 7;
+		out[k] = int_range(t, INT32_MIN, 0), bins[k++] = 1;                /* shift 31 */
+		out[k] = int_range(t, top + 1, top + 1000), bins[k++] = 10;        /* above the type */
+		out[k] = int_range(t, INT32_MIN, sig ? -top - 1 : 0), bins[k++] = 3;  /* below it */
 		out[k] = int_range(t, sig ? -100 : 100, sig ? 28 : 228), bins[k++] = 16;   /* width 8 */
 		out[k] = int_range(t, sig ? -50 : 10, sig ? 50 : 110), bins[k++] = 10;     /* width 10 */
 		out[k] = int_range(t, sig ? -128 : 0, sig ? -1 : 201), bins[k++] = 7;
@@ -281,8 +352,8 @@ START_TEST(test_histogram_ranges)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	clwarp_type t = type_at(e, _i);
-	struct range ranges[16];
-	size_t bins[16], count = ranges_for(t, ranges, bins);
+	struct range ranges[24];
+	size_t bins[24], count = ranges_for(t, ranges, bins);
 	size_t n = quick ? tile_of(t) + 7 : 3 * tile_of(t) + 5;
 
 	for (size_t k = 0; k < count; k++) {
@@ -333,13 +404,135 @@ START_TEST(test_histogram_patterns)
 		struct range r = is_float(t) ? float_range(t, 0.0, 10.0) : int_range(t, -10, 30);
 
 		if (t == CLWARP_TYPE_UCHAR)
-			r = int_range(t, 0, 255);
+			r = int_range(t, 0, 256);
 		size_t n = quick ? tile_of(t) + 77 : 5 * tile_of(t) + 77;
 
 		check_histogram(e, t, n, 40, r, PATTERN_CONSTANT, 3);
 		check_histogram(e, t, n, 40, r, PATTERN_SORTED, 4);
 		check_histogram(e, t, n, 5000, r, PATTERN_CONSTANT, 5);
 		check_histogram(e, t, n, 5000, r, PATTERN_SORTED, 6);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Every value of the type `reps` times over int bounds: counts[b] for
+ * each bin. */
+static uint32_t *
+every_value(clwarp_engine *e, clwarp_type t, size_t reps, cl_int lower, cl_int upper, size_t bins)
+{
+	size_t size = clwarp_type_size(t), values = (size_t)1 << (8 * size), n = values * reps;
+	uint8_t *samples = malloc(n * size);
+	uint32_t *got;
+	cl_mem in, counts;
+
+	ck_assert(samples);
+	for (size_t i = 0; i < n; i++)   /* 0, 1, ..., as bits: negative ones for char and short */
+		set_bits(samples, size, i, (uint64_t)((i * 7919) % values));
+	in = device_copy(e, samples, n * size);
+	counts = device_copy(e, NULL, bins * 4);
+	ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &lower, &upper, counts, NULL));
+	got = device_read(e, counts, bins * 4);
+	free(samples);
+	clReleaseMemObject(in);
+	clReleaseMemObject(counts);
+	return got;
+}
+
+/* 1- and 2-byte samples with int bounds, checked by hand: every uchar value
+ * over [0, 256) (255 in the last bin), in 1 and 3 bins, every char over
+ * [-128, 128), every ushort over [0, 65536) in 65536 bins (global
+ * memory) and 4096 (local), bounds wider than the type and outside it;
+ * then the reference at the other patterns. */
+START_TEST(test_histogram_int_bounds)
+{
+	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	size_t reps = quick ? 3 : 37;
+	uint32_t *got;
+
+	got = every_value(e, CLWARP_TYPE_UCHAR, reps, 0, 256, 256);
+	for (size_t b = 0; b < 256; b++)
+		ck_assert_msg(got[b] == reps, "uchar [0, 256): bin %zu holds %u, expected %zu", b,
+			      got[b], reps);
+	free(got);
+	got = every_value(e, CLWARP_TYPE_UCHAR, reps, 0, 256, 1);
+	ck_assert_uint_eq(got[0], 256 * reps);
+	free(got);
+	/* floor(x * 3 / 256): 0-85, 86-170, 171-255 */
+	got = every_value(e, CLWARP_TYPE_UCHAR, reps, 0, 256, 3);
+	ck_assert_uint_eq(got[0], 86 * reps);
+	ck_assert_uint_eq(got[1], 85 * reps);
+	ck_assert_uint_eq(got[2], 85 * reps);
+	free(got);
+	/* char: -128 in bin 0, 127 in bin 255 */
+	got = every_value(e, CLWARP_TYPE_CHAR, reps, -128, 128, 256);
+	for (size_t b = 0; b < 256; b++)
+		ck_assert_msg(got[b] == reps, "char [-128, 128): bin %zu holds %u, expected %zu", b,
+			      got[b], reps);
+	free(got);
+	/* [-1000, 1000) in 8 bins of 250: uchar 0-249 in bin 4, 250-255 in 5 */
+	got = every_value(e, CLWARP_TYPE_UCHAR, reps, -1000, 1000, 8);
+	for (size_t b = 0; b < 8; b++)
+		ck_assert_uint_eq(got[b], b == 4 ? 250 * reps : b == 5 ? 6 * reps : 0);
+	free(got);
+	got = every_value(e, CLWARP_TYPE_SHORT, 1, -40000, 40000, 2);
+	ck_assert_uint_eq(got[0], 32768);
+	ck_assert_uint_eq(got[1], 32768);
+	free(got);
+	got = every_value(e, CLWARP_TYPE_USHORT, 1, 0, 65536, 65536);
+	for (size_t b = 0; b < 65536; b++)
+		if (got[b] != 1)
+			ck_abort_msg("ushort [0, 65536): bin %zu holds %u, expected 1", b, got[b]);
+	free(got);
+	got = every_value(e, CLWARP_TYPE_USHORT, 1, 0, 65536, 4096);
+	for (size_t b = 0; b < 4096; b++)
+		if (got[b] != 16)
+			ck_abort_msg("ushort [0, 65536), 4096 bins: bin %zu holds %u, expected 16", b, got[b]);
+	free(got);
+	/* Outside the type's values: nothing counted. */
+	{
+		static const struct {
+			clwarp_type t;
+			cl_int lower, upper;
+		} outside[] = {
+			{ CLWARP_TYPE_UCHAR, 256, 1000 },     { CLWARP_TYPE_UCHAR, -1000, 0 },
+			{ CLWARP_TYPE_CHAR, 128, 129 },       { CLWARP_TYPE_CHAR, INT32_MIN, -128 },
+			{ CLWARP_TYPE_SHORT, 32768, INT32_MAX }, { CLWARP_TYPE_USHORT, 65536, 70000 },
+			{ CLWARP_TYPE_USHORT, -5, 0 },
+		};
+
+		for (size_t k = 0; k < sizeof(outside) / sizeof(outside[0]); k++) {
+			got = every_value(e, outside[k].t, 1, outside[k].lower, outside[k].upper, 3);
+			ck_assert_msg(got[0] + got[1] + got[2] == 0, "%s [%d, %d): counted %u %u %u",
+				      type_names[outside[k].t], (int)outside[k].lower,
+				      (int)outside[k].upper, got[0], got[1], got[2]);
+			free(got);
+		}
+	}
+	/* The reference, at the patterns and in both memories. */
+	{
+		size_t n = quick ? tile_of(CLWARP_TYPE_UCHAR) + 77 : 5 * tile_of(CLWARP_TYPE_UCHAR) + 77;
+
+		check_histogram(e, CLWARP_TYPE_UCHAR, n, 256, int_range(CLWARP_TYPE_UCHAR, 0, 256),
+				PATTERN_EDGES, 1);
+		check_histogram(e, CLWARP_TYPE_UCHAR, n, 3, int_range(CLWARP_TYPE_UCHAR, 0, 256),
+				PATTERN_SORTED, 2);
+		check_histogram(e, CLWARP_TYPE_UCHAR, n, 1, int_range(CLWARP_TYPE_UCHAR, 0, 256),
+				PATTERN_CONSTANT, 3);
+		check_histogram(e, CLWARP_TYPE_CHAR, n, 256, int_range(CLWARP_TYPE_CHAR, -128, 128),
+				PATTERN_SORTED, 4);
+		check_histogram(e, CLWARP_TYPE_UCHAR, n, 7, int_range(CLWARP_TYPE_UCHAR, -1000, 1000),
+				PATTERN_EDGES, 5);
+		check_histogram(e, CLWARP_TYPE_UCHAR, n, 2000, int_range(CLWARP_TYPE_UCHAR, -1000, 1000),
+				PATTERN_WIDE, 6);
+		check_histogram(e, CLWARP_TYPE_USHORT, n, 4096, int_range(CLWARP_TYPE_USHORT, 0, 65536),
+				PATTERN_WIDE, 7);
+		check_histogram(e, CLWARP_TYPE_USHORT, n, 65536, int_range(CLWARP_TYPE_USHORT, 0, 65536),
+				PATTERN_EDGES, 8);
+		check_histogram(e, CLWARP_TYPE_USHORT, n, 4096, int_range(CLWARP_TYPE_USHORT, 0, 65536),
+				PATTERN_SORTED, 9);
+		check_histogram(e, CLWARP_TYPE_SHORT, n, 100, int_range(CLWARP_TYPE_SHORT, 40000, 50000),
+				PATTERN_EDGES, 10);
 	}
 	clwarp_engine_free(e);
 }
@@ -373,6 +566,18 @@ START_TEST(test_histogram_small)
 			PATTERN_EDGES, 8);
 	check_histogram(e, CLWARP_TYPE_USHORT, tile_of(CLWARP_TYPE_USHORT) - 1, 16,
 			int_range(CLWARP_TYPE_USHORT, 100, 228), PATTERN_SORTED, 9);
+	/* Their int bounds: every uchar value, 255 in the last bin; wider
+	 * than the type, 2^32 - 1 values; outside the type. */
+	check_histogram(e, CLWARP_TYPE_UCHAR, 301, 256, int_range(CLWARP_TYPE_UCHAR, 0, 256),
+			PATTERN_EDGES, 10);
+	check_histogram(e, CLWARP_TYPE_UCHAR, 301, 3, int_range(CLWARP_TYPE_UCHAR, -1000, 1000),
+			PATTERN_WIDE, 11);
+	check_histogram(e, CLWARP_TYPE_SHORT, 301, 7, int_range(CLWARP_TYPE_SHORT, INT32_MIN, INT32_MAX),
+			PATTERN_WIDE, 12);
+	check_histogram(e, CLWARP_TYPE_USHORT, 301, 5000, int_range(CLWARP_TYPE_USHORT, 0, 65536),
+			PATTERN_EDGES, 13);
+	check_histogram(e, CLWARP_TYPE_CHAR, 301, 10, int_range(CLWARP_TYPE_CHAR, 128, 1000),
+			PATTERN_EDGES, 14);
 	/* With an event, twice: the counts are overwritten, not added to. */
 	for (int k = 0; k < 2; k++) {
 		cl_mem in = device_copy(e, (uint32_t[4]){ 1, 1, 3, 12 }, 16);
@@ -422,27 +627,40 @@ START_TEST(test_histogram_errors)
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
 	ck_assert_error(clwarp_histogram(e, (clwarp_type)10, in, 100, 10, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
-	/* 1- and 2-byte bounds are read as one element of the type and
-	 * compare in it: as char, 100 is not below -100; as uchar, 156 is
-	 * not below 100. */
+	/* 1- and 2-byte bounds are cl_ints and compare as ints: 300 is not
+	 * below 200 (as uchars, 44 would be), INT32_MAX not below INT32_MIN;
+	 * [0, 256) and [-1000, 1000) are fine for uchar. */
 	{
-		int8_t c_lo = 100, c_hi = -100;
-		uint8_t uc_lo = 156, uc_hi = 100;
-		int16_t s_lo = -5, s_hi = -5, s_ok = 5;
+		cl_int c_lo = 100, c_hi = -100, uc_lo = 300, uc_hi = 200, s_lo = -5, s_hi = -5;
+		cl_int s_ok = 5, i_max = INT32_MAX, i_min = INT32_MIN, zero = 0, u256 = 256;
+		cl_int m1000 = -1000, p1000 = 1000;
 
 		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, 100, 10, &c_lo, &c_hi, counts, NULL),
-				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper (cl_ints 100 and -100)");
 		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 100, 10, &uc_lo, &uc_hi, counts,
 						 NULL),
-				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper (cl_ints 300 and 200)");
 		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 100, 10, &s_lo, &s_hi, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, 100, 10, &i_max, &i_min, counts,
 						 NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
 		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, 100, 10, NULL, &s_hi, counts,
 						 NULL),
-				CLWARP_ERROR_INVALID_ARGUMENT, "must point at one ushort each");
+				CLWARP_ERROR_INVALID_ARGUMENT, "must point at one cl_int each");
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, 100, 10, &s_lo, NULL, counts,
+						 NULL),
+				CLWARP_ERROR_INVALID_ARGUMENT,
+				"clwarp_histogram: `lower` and `upper` must point at one cl_int each");
 		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 201, 10, &s_lo, &s_ok, counts, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 402");
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 400, 10, &zero, &u256, counts,
+						     NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 400, 10, &m1000, &p1000,
+						     counts, NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 200, 10, &i_min, &i_max,
+						     counts, NULL));
 	}
 	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 0, &lo, &hi, counts, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_histogram: bins must be at least 1");
@@ -497,6 +715,7 @@ main(void)
 	if (test_wanted("test_histogram_sizes"))
 		tcase_add_loop_test(tc, test_histogram_sizes, 0, TYPE_COUNT);
 	ADD_TEST(tc, test_histogram_patterns);
+	ADD_TEST(tc, test_histogram_int_bounds);
 	if (test_wanted("test_histogram_local_widths"))
 		tcase_add_loop_test(tc, test_histogram_local_widths, 0, 2);
 	return test_main(s);

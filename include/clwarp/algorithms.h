@@ -154,15 +154,20 @@ CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_t
 /**
  * Histogram with @p bins even bins over [*lower, *upper) (CUB's
  * DeviceHistogram::HistogramEven): counts[b] (a cl_uint) = the number of
- * the n samples of @p in in bin b. @p lower and @p upper point at one
- * element of @p type each (exact for every type); lower < upper, and for
- * floats both finite with a finite difference. Integer samples go to bin
+ * the n samples of @p in in bin b. For int, uint, long, ulong, float and
+ * double samples @p lower and @p upper point at one element of @p type
+ * each (exact for every type), so the type's largest value is never
+ * counted; for char, uchar, short and ushort samples they point at one
+ * cl_int each, and the samples compare as ints: any int bounds with
+ * lower < upper, e.g. [0, 256) for every uchar value (CUB's pixel
+ * histogram with int levels), [-1000, 1000), or bounds outside the
+ * type's values (nothing counted). lower < upper (compared in the sample
+ * type, as ints for the 1- and 2-byte types), and for floats both finite
+ * with a finite difference. Integer samples go to bin
  * floor((x - lower) * bins / (upper - lower)), exactly; float samples to
  * (x - lower) * (bins / (upper - lower)), truncated, as CUB computes it
  * (docs/algorithms.md). Samples outside [lower, upper), NaNs among them,
- * are not counted: as upper is of the sample type, its largest value
- * (255 for uchar) never is. For char, uchar, short and ushort samples
- * @p lower and @p upper point at a 1- or 2-byte element. @p counts must hold bins cl_uints and is overwritten;
+ * are not counted. @p counts must hold bins cl_uints and is overwritten;
  * n < 2^32.
  */
 CLWARP_EXPORT clwarp_status clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in,

@@ -7,7 +7,8 @@
  *   HIST_LOCAL_BINS        bins of clwarp_histogram_shared's local histogram
  *
  * The bounds and the bin parameter arrive as bits in a ulong (the low half
- * for 4-byte types); src/algo_histogram.c says how it picks `mode` and `p`.
+ * for 4-byte types, and for 1- and 2-byte samples, whose bounds are ints);
+ * src/algo_histogram.c says how it picks `mode` and `p`.
  * A call clears the counts (clwarp_histogram_clear), then either counts
  * per work-group in local memory and adds the work-group's counts to the
  * global ones (clwarp_histogram_shared), or, where the bins do not fit in
@@ -25,20 +26,38 @@ DEFINE_LOAD_TILE(load_tile, T, T_VEC)
  * mode 1 divides by p, the bin width where it is a whole number;
  * otherwise p is upper - lower and the product is formed in 64 bits
  * (mode 2) or, for 64-bit samples where it overflows, in 96 bits with a
- * long division (mode 3). Floats, CUB's formula: (x - lower) * p, p being
+ * long division (mode 3). 1- and 2-byte samples compare as ints with int
+ * bounds (the low 32 bits of lower and upper): the difference is taken in
+ * uint, exact as the true one lies in [0, 2^32), and p (a shift of at
+ * most 31, a width or upper - lower) is below 2^32, so the product d *
+ * bins fits in 64 bits. Floats, CUB's formula: (x - lower) * p, p being
  * bins / (upper - lower) rounded to T by the host, truncated and capped
  * at the last bin.
  */
 CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, uint bins)
 {
+#if HIST_FLOAT
 	T lo = AS_T((KB)lower), hi = AS_T((KB)upper);
 
-#if HIST_FLOAT
 	if (!(x >= lo && x < hi))
 		return HIST_NONE;
 	T t = (x - lo) * AS_T((KB)p);
 	return t < (T)bins ? min((uint)t, bins - 1u) : bins - 1u;
+#elif KEY_BITS < 32
+	int xi = (int)x;   /* sign-extends char and short, zero-extends uchar and ushort */
+	int lo = as_int((uint)lower), hi = as_int((uint)upper);
+
+	if (xi < lo || xi >= hi)
+		return HIST_NONE;
+	uint d = (uint)xi - (uint)lo;
+	if (mode == 0)
+		return d >> (uint)p;
+	if (mode == 1)
+		return d / (uint)p;
+	return (uint)(((ulong)d * bins) / p);
 #else
+	T lo = AS_T((KB)lower), hi = AS_T((KB)upper);
+
 	if (x < lo || x >= hi)
 		return HIST_NONE;
 	KB d = AS_KB(x) - (KB)lower;
