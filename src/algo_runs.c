@@ -5,6 +5,8 @@
 #include "config.h"
 #include "algo.h"
 
+#include <string.h>
+
 #include "clwarp/algorithms.h"
 #include "error.h"
 
@@ -34,6 +36,15 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 	/* The values are combined: double values need cl_khr_fp64 too. */
 	if (status == CLWARP_OK && value_type >= 0)
 		status = algo_check_engine_type(fn, engine, (clwarp_type)value_type, op);
+	/* Mesa's rusticl (llvmpipe, Mesa 25.0) kills the process with SIGFPE
+	 * in reduce by key's min or max of char values, on either backend
+	 * (CI's trixie step, 2026-11-24; uchar, short and the sums run):
+	 * refused there rather than crash. */
+	if (status == CLWARP_OK && value_type == CLWARP_TYPE_CHAR && op != CLWARP_OP_ADD &&
+	    engine->info.platform_name && strstr(engine->info.platform_name, "rusticl"))
+		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				   "%s: the %s of char values is not supported on Mesa's rusticl, whose compiled kernel dies of SIGFPE (Mesa 25.0); use short values",
+				   fn, op == CLWARP_OP_MIN ? "min" : "max");
 	if (status == CLWARP_OK)
 		status = algo_check_count_n(fn, n);
 	vsize = value_type >= 0 ? algo_types[value_type].size : sizeof(cl_uint);

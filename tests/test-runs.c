@@ -331,12 +331,39 @@ static const struct runs_case rbk_cases[] = {
 	{ CLWARP_TYPE_CHAR, CLWARP_TYPE_DOUBLE, CLWARP_OP_MIN },
 };
 
+/* Mesa's rusticl dies of SIGFPE in min/max of char values: the library
+ * refuses that call there (src/algo_runs.c), and this checks the refusal. */
+static bool
+refused_on_rusticl(clwarp_engine *e, const struct runs_case *rc)
+{
+	const char *platform = clwarp_engine_device_info(e)->platform_name;
+	cl_mem keys, values, out;
+	clwarp_status status;
+
+	if (rc->value != CLWARP_TYPE_CHAR || rc->op == CLWARP_OP_ADD || !platform ||
+	    !strstr(platform, "rusticl"))
+		return false;
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &keys));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &values));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &out));
+	status = clwarp_reduce_by_key(e, rc->key, keys, rc->value, values, 8, rc->op, out, out, out,
+				      NULL);
+	ck_assert_int_eq(status, CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_msg(strstr(clwarp_last_error(), "not supported on Mesa's rusticl"),
+		      "unexpected message: %s", clwarp_last_error());
+	clReleaseMemObject(keys);
+	clReleaseMemObject(values);
+	clReleaseMemObject(out);
+	return true;
+}
+
 START_TEST(test_reduce_by_key)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	struct runs_case rc = rbk_cases[_i];
 
-	if ((rc.key == CLWARP_TYPE_DOUBLE || rc.value == CLWARP_TYPE_DOUBLE) && !has_fp64(e)) {
+	if (((rc.key == CLWARP_TYPE_DOUBLE || rc.value == CLWARP_TYPE_DOUBLE) && !has_fp64(e)) ||
+	    refused_on_rusticl(e, &rc)) {
 		clwarp_engine_free(e);
 		return;
 	}
@@ -442,8 +469,9 @@ START_TEST(test_runs_local_widths)
 	if (!quick)
 		check_runs(e, CALL_RBK, &rbk_cases[2], 2 * tile_of(e, CALL_RBK, &rbk_cases[2]) + 9,
 			   PATTERN_RUNS, 10);
-	check_runs(e, CALL_RBK, &rbk_cases[10], 2 * tile_of(e, CALL_RBK, &rbk_cases[10]) + 7,
-		   PATTERN_RUNS, 11);
+	if (!refused_on_rusticl(e, &rbk_cases[10]))
+		check_runs(e, CALL_RBK, &rbk_cases[10], 2 * tile_of(e, CALL_RBK, &rbk_cases[10]) + 7,
+			   PATTERN_RUNS, 11);
 	clwarp_engine_free(e);
 }
 END_TEST
