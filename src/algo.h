@@ -33,7 +33,8 @@ struct algo_tuning {
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
 	unsigned sort_items;       /* sort: keys per work-item with 4-byte keys and values (half with 8) */
-	unsigned runs_vectors;     /* run-length encode, reduce by key: vectors per work-item */
+	unsigned runs_wg;          /* run-length encode, reduce by key: work-group size and */
+	unsigned runs_vectors;     /* vectors per work-item (0: the backend's, algo_state_get) */
 	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */
 	/* nv, launches of at least 500 work-groups: the look-back warp sleeps
 	 * *_wait ns before its first poll and *_poll ns after each poll that
@@ -43,6 +44,8 @@ struct algo_tuning {
 	unsigned select_poll;
 	unsigned partition_wait;
 	unsigned partition_poll;
+	unsigned runs_wait;        /* the same for run-length encode and reduce by key */
+	unsigned runs_poll;
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
 };
 

@@ -232,7 +232,7 @@ algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		v->vectors = tile_vectors(v, a->tuning.scan_vectors);
 		break;
 	case ALGO_RUNS:
-		v->wg = a->tuning.scan_wg;
+		v->wg = a->tuning.runs_wg;
 		v->vectors = tile_vectors(v, a->tuning.runs_vectors);
 		break;
 	case ALGO_COMPACT:

@@ -32,7 +32,8 @@ static const struct algo_tuning default_tuning = {
 	.reduce_unroll = 4,
 	.packed_lookback = 1,
 	.sort_items = 16,
-	.runs_vectors = 4,
+	.runs_wg = 0,
+	.runs_vectors = 0,
 	.histogram_bins = 4096,
 	/* Compaction: CUB's delays for DeviceSelect::If on sm_90 (1150 ns, 76 ns)
 	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
@@ -91,6 +92,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		/* A sort tile also lives in registers. */
 		{ "sort_items", offsetof(struct algo_tuning, sort_items), 2, 32, false },
 		/* Run heads are one bit each in a uint: 32 elements per work-item. */
+		{ "runs_wg", offsetof(struct algo_tuning, runs_wg), 1, 1024, true },
 		{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
 		/* 0: every histogram counts with global atomics. */
 		{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
@@ -99,6 +101,8 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
 		{ "partition_wait", offsetof(struct algo_tuning, partition_wait), 0, 100000, false },
 		{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
+		{ "runs_wait", offsetof(struct algo_tuning, runs_wait), 0, 100000, false },
+		{ "runs_poll", offsetof(struct algo_tuning, runs_poll), 0, 100000, false },
 		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
 		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
 	};
@@ -116,7 +120,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, sort_lookback",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -156,7 +160,8 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	cl_uint zero[16] = { 0 };
 	struct algo_tuning tuning = default_tuning;
 	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
-	size_t wg = 0, scan_wg = 0, select_wg = 0;
+	size_t wg = 0, scan_wg = 0, select_wg = 0, runs_wg = 0;
+	bool nv = config->backend == CLWARP_BACKEND_NV;
 	clwarp_status status = CLWARP_OK;
 	cl_int err;
 
@@ -166,12 +171,22 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	}
 	if (tuning_text)
 		status = tuning_parse(tuning_text, &tuning);
+	/* Run-length encode and reduce by key on nv: tiles of 256 x 8 vectors
+	 * took 0.73-0.89x the time of 128 x 4 on the H100 (2^24-2^28 uint
+	 * keys, runs of 1, 4 and 64; docs/performance.md): fewer, larger
+	 * tiles, so fewer look-back steps per key. */
+	if (!tuning.runs_wg)
+		tuning.runs_wg = nv ? 256 : tuning.scan_wg;
+	if (!tuning.runs_vectors)
+		tuning.runs_vectors = nv ? 8 : 4;
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.scan_wg, &scan_wg);
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.select_wg, &select_wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.runs_wg, &runs_wg);
 	if (status != CLWARP_OK)
 		return status;
 	a = calloc(1, sizeof(*a));
@@ -180,6 +195,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	a->tuning = tuning;
 	a->tuning.scan_wg = (unsigned)scan_wg;
 	a->tuning.select_wg = (unsigned)select_wg;
+	a->tuning.runs_wg = (unsigned)runs_wg;
 	a->wg = wg;
 	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),
 			      &a->compute_units, NULL);
@@ -375,10 +391,10 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
 
 	if (config->backend == CLWARP_BACKEND_NV &&
-	    (v->kind == ALGO_COMPACT || v->kind == ALGO_PARTITION)) {
-		bool part = v->kind == ALGO_PARTITION;
-		unsigned wait = part ? tuning->partition_wait : tuning->select_wait;
-		unsigned poll = part ? tuning->partition_poll : tuning->select_poll;
+	    (v->kind == ALGO_COMPACT || v->kind == ALGO_PARTITION || v->kind == ALGO_RUNS)) {
+		bool part = v->kind == ALGO_PARTITION, runs = v->kind == ALGO_RUNS;
+		unsigned wait = runs ? tuning->runs_wait : part ? tuning->partition_wait : tuning->select_wait;
+		unsigned poll = runs ? tuning->runs_poll : part ? tuning->partition_poll : tuning->select_poll;
 
 		if (wait)
 			strbuf_printf(out, "#define ALGO_LOOKBACK_WAIT %u\n", wait);

@@ -241,7 +241,10 @@ vectors_for(size_t vectors, size_t size)
 static size_t
 tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
 {
-	size_t wg = call == CALL_UNIQUE ? 256 : 128, ks = clwarp_type_size(rc->key);
+	clwarp_backend backend;
+	bool nv = clwarp_engine_backend(e, &backend, NULL) == CLWARP_OK && backend == CLWARP_BACKEND_NV;
+	/* runs.cl's tiles are 256 x 8 vectors on nv, 128 x 4 elsewhere. */
+	size_t wg = call == CALL_UNIQUE || nv ? 256 : 128, ks = clwarp_type_size(rc->key);
 	size_t vs = call == CALL_RBK ? clwarp_type_size(rc->value) : 1;
 	size_t size = ks > vs ? ks : vs;
 
@@ -249,7 +252,7 @@ tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
 		wg /= 2;
 	if (call == CALL_UNIQUE)
 		return wg * vectors_for(6, ks) * (16 / ks);
-	return wg * vectors_for(4, size) * (16 / size);
+	return wg * vectors_for(nv ? 8 : 4, size) * (16 / size);
 }
 
 /* Sizes 0, 1, around the warp, a non-power of two, around a tile, several

@@ -334,6 +334,8 @@ CLWARP_INLINE ulong word_load(volatile global ulong *p)
 		uint state; \
 		do { \
 			state = atomic_or(STATE_HALF(words, tile), 0u); \
+			if (state != fa && state != fp) \
+				LOOKBACK_POLL_DELAY(); \
 		} while (state != fa && state != fp); \
 		GLOBAL_FENCE(); \
 		*v = value_load(&slots[2 * tile + (state == fp)]); \
@@ -342,7 +344,7 @@ CLWARP_INLINE ulong word_load(volatile global ulong *p)
 /*
  * Naps in the look-back, as CUB takes them (its "delay constructors"),
  * where the library defines ALGO_LOOKBACK_WAIT / ALGO_LOOKBACK_POLL (nv,
- * compaction and partition; src/algo_variants.c): the look-back warp
+ * compaction, partition, and runs when tuned; src/algo_variants.c): the look-back warp
  * sleeps ALGO_LOOKBACK_WAIT ns before its first poll, so that its
  * predecessors have published by then, and ALGO_LOOKBACK_POLL ns after
  * each poll that finds a tile not ready, instead of hammering the tile
