@@ -14,6 +14,7 @@
 struct hist_params {
 	cl_ulong lower, upper;  /* bits, zero-extended; a cl_int's for 1- and 2-byte samples */
 	cl_ulong p;
+	cl_uint q;   /* mode 1 of 1- to 4-byte samples: the whole part of bins / range */
 	cl_uint mode;
 };
 
@@ -39,6 +40,19 @@ sign_extend(cl_ulong x, unsigned bits)
 	return bits == 64 ? (int64_t)x : (int64_t)(x ^ (1ull << (bits - 1))) - (int64_t)(1ull << (bits - 1));
 }
 
+/*
+ * ceil(r * 2^64 / range) for r < range <= 2^32 - 1, below 2^64 (r / range
+ * <= 1 - 2^-32): two steps of a long division in 32-bit digits.
+ */
+static cl_ulong
+reciprocal(cl_ulong r, cl_ulong range)
+{
+	cl_ulong hi = (r << 32) / range, rem = (r << 32) % range;
+	cl_ulong lo = (rem << 32) / range;
+
+	return (hi << 32 | lo) + ((rem << 32) % range != 0);
+}
+
 /* The bin computation for an integer range of 1 to 2^64 - 1 values (see below). */
 static void
 pick_mode(cl_ulong range, size_t bins, bool wide, struct hist_params *hp)
@@ -47,22 +61,28 @@ pick_mode(cl_ulong range, size_t bins, bool wide, struct hist_params *hp)
 		hp->mode = 0;
 		for (hp->p = 0; (cl_ulong)1 << hp->p < range / bins; hp->p++)
 			;
+	} else if (!wide) {
+		hp->mode = 1;
+		hp->q = (cl_uint)(bins / range);
+		hp->p = reciprocal(bins % range, range);
 	} else if (range % bins == 0) {
 		hp->mode = 1;
 		hp->p = range / bins;
 	} else {
-		hp->mode = wide && range > UINT64_MAX / bins ? 3 : 2;
+		hp->mode = range > UINT64_MAX / bins ? 3 : 2;
 		hp->p = range;
 	}
 }
 
 /*
  * 4- and 8-byte integers: the exact bin is floor(d * bins / range), d =
- * x - lower. Where range is a multiple of bins the width w = range / bins
- * is whole and the bin is floor(d / w): a shift for a power of two (mode
- * 0), a division (mode 1). Otherwise d * bins / range in 64 bits (mode
- * 2), which overflows only for 64-bit types with range > 2^64 / bins:
- * then a long division (mode 3).
+ * x - lower. Where the width w = range / bins is a power of two the bin
+ * is d >> log2(w) (mode 0). Otherwise 4-byte samples multiply by a
+ * reciprocal (mode 1, histogram.cl's hist_recip: q = floor(bins / range),
+ * p = ceil((bins % range) * 2^64 / range)), exact with no division on the
+ * device. 8-byte samples divide by a whole width (mode 1), or form d *
+ * bins in 64 bits and divide by range (mode 2), which overflows only
+ * where range > 2^64 / bins: then a long division (mode 3).
  */
 static clwarp_status
 integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, size_t bins,
@@ -88,8 +108,7 @@ integer_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper,
 /*
  * 1- and 2-byte samples: int bounds, any with lower < upper, so the range
  * is 1 to 2^32 - 1 (computed in 64 bits) and the kernel's difference x -
- * lower a uint. The same modes as integer_params; the product d * bins of
- * mode 2 is below 2^64.
+ * lower a uint. The same modes as 4-byte integers (integer_params).
  */
 static clwarp_status
 narrow_params(const char *fn, cl_int lower, cl_int upper, size_t bins, struct hist_params *hp)
@@ -207,7 +226,11 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 
 	status = algo_call_begin(&c, fn, engine, ALGO_HISTOGRAM, type, CLWARP_OP_ADD, 0, NULL, -1,
 				 event);
-	if (status == CLWARP_OK)
+	if (status != CLWARP_OK)
+		return algo_call_end(&c, status, event);
+	shared = bins <= c.v->local_bins;
+	/* The shared kernel clears the counts itself (histogram.cl). */
+	if (n == 0 || !shared)
 		status = algo_call_launch(&c, 0, bins, "bu", counts, (cl_uint)bins);
 	if (status != CLWARP_OK || n == 0)
 		return algo_call_end(&c, status, event);
@@ -216,7 +239,6 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	 * memory costs each work-group a clear and a merge of `bins` counters:
 	 * give each at least 4 samples per bin.
 	 */
-	shared = bins <= c.v->local_bins;
 	tile = c.v->wg * c.v->vectors * (16 / algo_types[type].size);
 	tiles = n / tile + (n % tile != 0);
 	groups = shared && bins * 4 > tile ? n / (bins * 4) + 1 : tiles;
@@ -225,7 +247,19 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 		groups = most;
 	if (groups > tiles)
 		groups = tiles;
-	status = algo_call_launch(&c, shared ? 1 : 2, groups * c.v->wg, "blllluub", in, (cl_ulong)n,
-				  hp.lower, hp.upper, hp.p, hp.mode, (cl_uint)bins, counts);
+	if (shared) {
+		cl_uint epoch = 0;
+
+		/* A fresh epoch for the "counts are clear" flag in tile_words[0]. */
+		status = algo_lookback_prepare(&c, 1, sizeof(cl_uint), &epoch);
+		if (status == CLWARP_OK)
+			status = algo_call_launch(&c, 1, groups * c.v->wg, "blllluuubuubb", in,
+						  (cl_ulong)n, hp.lower, hp.upper, hp.p, hp.q, hp.mode,
+						  (cl_uint)bins, counts, (cl_uint)groups, epoch,
+						  c.a->counter, c.a->tile_words);
+	} else {
+		status = algo_call_launch(&c, 2, groups * c.v->wg, "blllluuub", in, (cl_ulong)n,
+					  hp.lower, hp.upper, hp.p, hp.q, hp.mode, (cl_uint)bins, counts);
+	}
 	return algo_call_end(&c, status, event);
 }

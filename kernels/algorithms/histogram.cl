@@ -22,19 +22,40 @@ DEFINE_LOAD_TILE(load_tile, T, T_VEC)
 /*
  * The bin of sample x, HIST_NONE outside [lower, upper) (NaN included).
  * Integers, exactly floor((x - lower) * bins / (upper - lower)), the
- * difference taken in KB (exact, as x >= lower): mode 0 shifts by p and
- * mode 1 divides by p, the bin width where it is a whole number;
- * otherwise p is upper - lower and the product is formed in 64 bits
- * (mode 2) or, for 64-bit samples where it overflows, in 96 bits with a
- * long division (mode 3). 1- and 2-byte samples compare as ints with int
- * bounds (the low 32 bits of lower and upper): the difference is taken in
- * uint, exact as the true one lies in [0, 2^32), and p (a shift of at
- * most 31, a width or upper - lower) is below 2^32, so the product d *
- * bins fits in 64 bits. Floats, CUB's formula: (x - lower) * p, p being
- * bins / (upper - lower) rounded to T by the host, truncated and capped
- * at the last bin.
+ * difference d taken in KB (exact, as x >= lower). Mode 0 shifts by p,
+ * the bin width where it is a power of two. 1- to 4-byte samples
+ * otherwise multiply by the reciprocal (hist_recip). 1- and 2-byte
+ * samples compare as ints with int bounds (the low 32 bits of lower and
+ * upper): d is taken in uint, exact as the true one lies in [0, 2^32).
+ * 8-byte samples divide by p, the bin width where it is a whole number
+ * (mode 1), else form d * bins in 64 bits and divide by p = upper - lower
+ * (mode 2) or, where that overflows, in 96 bits with a long division
+ * (mode 3). Floats, CUB's formula: (x - lower) * p, p being bins /
+ * (upper - lower) rounded to T by the host, truncated and capped at the
+ * last bin.
  */
-CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, uint bins)
+#if !HIST_FLOAT && KEY_BITS <= 32
+/*
+ * floor(d * bins / range) for d < range <= 2^32 - 1 without a division:
+ * bins / range = q + r / range, and the host passes m = ceil(r * 2^64 /
+ * range) (< 2^64), so the bin is d * q + floor(d * m / 2^64). The error
+ * of m is below 1, so d * m / 2^64 exceeds d * r / range by less than
+ * d / 2^64 < 1 / range, while the fraction of d * r / range is at most
+ * (range - 1) / range: the floor is exact for every d (tests/test-histogram.c
+ * checks bin edges, widths and ranges up to 2^32 - 1). d * m / 2^64 comes from
+ * 32-bit halves of m: the high word of d * m_lo, added to d * m_hi (no
+ * carry out of 64 bits), shifted down by 32.
+ */
+CLWARP_INLINE uint hist_recip(uint d, ulong m, uint q)
+{
+	ulong lo = ((ulong)d * (uint)m) >> 32;
+	ulong hi = (ulong)d * (uint)(m >> 32) + lo;
+
+	return d * q + (uint)(hi >> 32);
+}
+#endif
+
+CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint q, uint mode, uint bins)
 {
 #if HIST_FLOAT
 	T lo = AS_T((KB)lower), hi = AS_T((KB)upper);
@@ -43,18 +64,22 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, u
 		return HIST_NONE;
 	T t = (x - lo) * AS_T((KB)p);
 	return t < (T)bins ? min((uint)t, bins - 1u) : bins - 1u;
-#elif KEY_BITS < 32
+#elif KEY_BITS <= 32
+#if KEY_BITS < 32
 	int xi = (int)x;   /* sign-extends char and short, zero-extends uchar and ushort */
 	int lo = as_int((uint)lower), hi = as_int((uint)upper);
 
 	if (xi < lo || xi >= hi)
 		return HIST_NONE;
 	uint d = (uint)xi - (uint)lo;
-	if (mode == 0)
-		return d >> (uint)p;
-	if (mode == 1)
-		return d / (uint)p;
-	return (uint)(((ulong)d * bins) / p);
+#else
+	T lo = AS_T((KB)lower), hi = AS_T((KB)upper);
+
+	if (x < lo || x >= hi)
+		return HIST_NONE;
+	uint d = AS_KB(x) - (uint)lower;
+#endif
+	return mode == 0 ? d >> (uint)p : hist_recip(d, p, q);
 #else
 	T lo = AS_T((KB)lower), hi = AS_T((KB)upper);
 
@@ -65,9 +90,6 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, u
 		return (uint)(d >> p);
 	if (mode == 1)
 		return (uint)(d / (KB)p);
-#if KEY_BITS <= 32
-	return (uint)(((ulong)d * bins) / p);
-#else
 	if (mode == 2)
 		return (uint)(d * bins / p);
 	/* d * bins < p * 2^32: (d * bins) >> 32 is below p, and the quotient
@@ -76,51 +98,61 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint mode, u
 	 * shift, which Oclgrind 21.10 cannot run. */
 	ulong low = (d & 0xffffffffu) * bins;
 	ulong r = (d >> 32) * bins + (low >> 32);
-	uint q = 0;
+	uint qt = 0;
 	for (int i = 31; i >= 0; i--) {
 		ulong carry = r >> 63;
 		r = r << 1 | ((low >> i) & 1ul);
-		q <<= 1;
+		qt <<= 1;
 		if (carry || r >= p) {
 			r -= p;
-			q |= 1u;
+			qt |= 1u;
 		}
 	}
-	return q;
-#endif
+	return qt;
 #endif
 }
 
 /*
- * Count one bin per work-item of the work-group: one atomic per warp where
- * every lane has the same bin (constant or sorted data, where a bin's
- * atomics would otherwise queue up), else one per work-item. Every
- * work-item comes here (the warp calls).
+ * Count the bins of one vector of each work-item (VEC of them): one
+ * atomic per warp where every lane's whole vector has lane 0's first bin
+ * (constant or sorted data, where a bin's atomics would otherwise queue
+ * up), else one per sample. One vote per vector, not per sample, keeps
+ * the warp traffic off the common path. Every work-item comes here (the
+ * warp calls).
  */
-#define HIST_COUNT(h, bin) \
-	do { \
-		uint b_ = (bin); \
-		uint b0_ = warp_broadcast(b_, 0u); \
-		if (warp_all(b_ == b0_)) { \
-			if (ALGO_LANE() == 0 && b0_ != HIST_NONE) \
-				atomic_add(&(h)[b0_], (uint)CLWARP_WARP_SIZE); \
-		} else if (b_ != HIST_NONE) { \
-			atomic_inc(&(h)[b_]); \
-		} \
-	} while (0)
+#define DEFINE_HIST_COUNT(NAME, AS) \
+	CLWARP_INLINE void NAME(volatile AS uint *h, const uint *b, CLWARP_WARP_PARAM) \
+	{ \
+		HIST_COUNT_BODY \
+	}
+#define HIST_COUNT_BODY \
+	uint b0 = warp_broadcast(b[0], 0u); \
+	int same = 1; \
+ \
+	for (uint c = 0; c < VEC; c++) \
+		same &= b[c] == b0; \
+	if (warp_all(same)) { \
+		if (ALGO_LANE() == 0 && b0 != HIST_NONE) \
+			atomic_add(&h[b0], (uint)(CLWARP_WARP_SIZE * VEC)); \
+		return; \
+	} \
+	for (uint c = 0; c < VEC; c++) { \
+		if (b[c] != HIST_NONE) \
+			atomic_inc(&h[b[c]]); \
+	}
+DEFINE_HIST_COUNT(hist_count_local, local)
+DEFINE_HIST_COUNT(hist_count_global, global)
 
-/* The bins of tile t (HIST_NONE past n); a work-group strides over the tiles. */
-CLWARP_INLINE void hist_tile(global const T *in, ulong t, ulong n, ulong lower, ulong upper,
-			     ulong p, uint mode, uint bins, uint *b, CLWARP_WARP_PARAM)
+/* The bins of tile t, loaded in a (HIST_NONE past n). */
+CLWARP_INLINE void hist_bins(const T *a, ulong t, ulong n, ulong lower, ulong upper, ulong p,
+			     uint q, uint mode, uint bins, uint *b, CLWARP_WARP_PARAM)
 {
-	T a[ITEMS];
 	ulong base = t * TILE;
 
-	load_tile(in, base, n, (T)0, a, CLWARP_WARP_ARG);
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
 		for (uint c = 0; c < VEC; c++)
-			b[k * VEC + c] = o + c < n ? hist_bin(a[k * VEC + c], lower, upper, p, mode, bins)
+			b[k * VEC + c] = o + c < n ? hist_bin(a[k * VEC + c], lower, upper, p, q, mode, bins)
 						   : HIST_NONE;
 	}
 }
@@ -131,37 +163,80 @@ __kernel void clwarp_histogram_clear(global uint *counts, uint bins)
 		counts[get_global_id(0)] = 0;
 }
 
+/*
+ * Counts in local memory, added to the global ones at the end, with no
+ * clear kernel before it (a launch costs more than the clear): the
+ * work-group that takes ticket 0 zeroes `counts` and then publishes the
+ * call's epoch in the state half of words[0]; the others wait for that
+ * before adding theirs. Ticket 0 was taken by a work-group that has
+ * started, so the wait needs only the forward progress the look-back
+ * needs; by the time a work-group has counted its tiles it has long been
+ * set. Each work-group loads its next tile before counting the one it
+ * holds, so that loads stay in flight during the atomics.
+ */
 __kernel void clwarp_histogram_shared(global const T *in, ulong n, ulong lower, ulong upper,
-				      ulong p, uint mode, uint bins, volatile global uint *counts)
+				      ulong p, uint q, uint mode, uint bins,
+				      volatile global uint *counts, uint groups, uint epoch,
+				      volatile global uint *counter, volatile global ulong *words)
 {
 	local uint hist[HIST_LOCAL_BINS];
+	local uint ticket;
 	ulong tiles = (n + TILE - 1) / TILE;
+	volatile global uint *flag = STATE_HALF(words, 0);
+	const uint ready = (epoch << 2) | STATE_PREFIX;
+	T a[ITEMS];
+	ulong t = get_group_id(0);
 
+	/* The first tile's loads go out before anything else. */
+	if (t < tiles)
+		load_tile(in, t * TILE, n, (T)0, a, CLWARP_WARP_ARG);
+	if (take_tile(counter, groups, &ticket) == 0) {
+		for (uint i = LID; i < bins; i += WG)
+			counts[i] = 0;
+		barrier(CLK_GLOBAL_MEM_FENCE);
+		if (LID == 0) {
+			GLOBAL_FENCE();
+			atomic_xchg(flag, ready);
+		}
+	}
 	for (uint i = LID; i < bins; i += WG)
 		hist[i] = 0;
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {
+	for (; t < tiles; t += get_num_groups(0)) {
 		uint b[ITEMS];
-		hist_tile(in, t, n, lower, upper, p, mode, bins, b, CLWARP_WARP_ARG);
-		for (uint i = 0; i < ITEMS; i++)
-			HIST_COUNT(hist, b[i]);
+
+		hist_bins(a, t, n, lower, upper, p, q, mode, bins, b, CLWARP_WARP_ARG);
+		if (t + get_num_groups(0) < tiles)
+			load_tile(in, (t + get_num_groups(0)) * TILE, n, (T)0, a, CLWARP_WARP_ARG);
+		for (uint k = 0; k < ITEMS_K; k++)
+			hist_count_local(hist, b + k * VEC, CLWARP_WARP_ARG);
 	}
-	barrier(CLK_LOCAL_MEM_FENCE);
+	if (LID == 0) {
+		while (atomic_or(flag, 0u) != ready)
+			;
+		GLOBAL_FENCE();
+	}
+	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 	for (uint i = LID; i < bins; i += WG) {
 		if (hist[i])
 			atomic_add(&counts[i], hist[i]);
 	}
 }
 
+/* Every sample a global atomic, after clwarp_histogram_clear. */
 __kernel void clwarp_histogram_global(global const T *in, ulong n, ulong lower, ulong upper,
-				      ulong p, uint mode, uint bins, volatile global uint *counts)
+				      ulong p, uint q, uint mode, uint bins,
+				      volatile global uint *counts)
 {
 	ulong tiles = (n + TILE - 1) / TILE;
 
 	for (ulong t = get_group_id(0); t < tiles; t += get_num_groups(0)) {
+		T a[ITEMS];
 		uint b[ITEMS];
-		hist_tile(in, t, n, lower, upper, p, mode, bins, b, CLWARP_WARP_ARG);
-		for (uint i = 0; i < ITEMS; i++)
-			HIST_COUNT(counts, b[i]);
+
+		load_tile(in, t * TILE, n, (T)0, a, CLWARP_WARP_ARG);
+		hist_bins(a, t, n, lower, upper, p, q, mode, bins, b, CLWARP_WARP_ARG);
+		for (uint k = 0; k < ITEMS_K; k++)
+			hist_count_global(counts, b + k * VEC, CLWARP_WARP_ARG);
 	}
 }
