@@ -128,6 +128,13 @@ in_range(clwarp_type t, struct range r, uint64_t v)
 	return (r.lower + v % range_size(t, r)) & mask;
 }
 
+/* The first x - lower of bin b: ceil(b * range / bins), exactly. */
+static uint64_t
+bin_start(uint64_t b, size_t bins, uint64_t range)
+{
+	return (uint64_t)(((u128)b * range + bins - 1) / bins);
+}
+
 static void
 make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *out, size_t n,
 	     uint64_t seed)
@@ -175,9 +182,8 @@ make_samples(clwarp_type t, enum pattern p, struct range r, size_t bins, void *o
 					edges[k] = narrow_clamped(t, (int64_t)r.lower + (k < 3 ? 0 : (int64_t)range_size(t, r)) + k % 3 - 1);
 			if ((x >> 32) % 3 == 0)
 				s = edges[(x >> 40) % 10] & mask;
-			else   /* near the start of a random bin */
-				s = (in_range(t, r, (uint64_t)((double)(x % bins) / (double)bins *
-							     (double)range_size(t, r))) +
+			else   /* a random bin's first value, or its neighbours */
+				s = (in_range(t, r, bin_start(x % bins, bins, range_size(t, r))) +
 				     (x >> 40) % 3 - 1) & mask;
 		}
 		set_bits(out, size, i, s);
@@ -310,6 +316,7 @@ ranges_for(clwarp_type t, struct range *out, size_t *bins)
 		out[k] = int_range(t, sig ? -50 : 10, sig ? 50 : 110), bins[k++] = 10;     /* width 10 */
 		out[k] = int_range(t, sig ? -128 : 0, sig ? -1 : 201), bins[k++] = 7;
 		out[k] = int_range(t, sig ? -7 : 3, sig ? -5 : 5), bins[k++] = 5000;
+		out[k] = int_range(t, sig ? -500000 : 0, 1000000), bins[k++] = 256;   /* width 5859.375 */
 		if (wide16) {
 			out[k] = int_range(t, sig ? -30000 : 60000, sig ? -20000 : 65535), bins[k++] = 3;
 			out[k] = int_range(t, sig ? -1000 : 0, 1001), bins[k++] = 300;
@@ -324,6 +331,14 @@ ranges_for(clwarp_type t, struct range *out, size_t *bins)
 	out[k] = int_range(t, 10, 1010), bins[k++] = 100;                            /* width 10 */
 	out[k] = int_range(t, sig ? -1000 : 0, 1001), bins[k++] = 7;
 	out[k] = int_range(t, 3, 5), bins[k++] = 5000;                               /* bins > range */
+	/* 4-byte: the reciprocal (histogram.cl, hist_recip), whole widths and not. */
+	out[k] = int_range(t, 0, 1000000), bins[k++] = 256;                          /* width 3906.25 */
+	out[k] = int_range(t, 9, 3009), bins[k++] = 1000;                             /* width 3 */
+	out[k] = int_range(t, 5, 2105), bins[k++] = 300;                             /* width 7 */
+	out[k] = full_range(t), bins[k++] = 3;                                       /* width (2^32 - 1) / 3 for 4 bytes */
+	out[k] = sig ? int_range(t, INT32_MIN + 1, INT32_MAX) : int_range(t, 1, UINT32_MAX);
+	bins[k++] = 4095;                                                            /* range 2^32 - 2 */
+	out[k] = int_range(t, 3, 10), bins[k++] = 1000;                              /* 142 6/7 bins per value */
 	return k;
 }
 
