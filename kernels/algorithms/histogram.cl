@@ -191,8 +191,9 @@ __kernel void clwarp_histogram_shared(global const T *in, ulong n, ulong lower, 
 	if (t < tiles)
 		load_tile(in, t * TILE, n, (T)0, a, CLWARP_WARP_ARG);
 	if (take_tile(counter, groups, &ticket) == 0) {
+		/* Atomics, as every access other work-groups race with (Oclgrind). */
 		for (uint i = LID; i < bins; i += WG)
-			counts[i] = 0;
+			atomic_xchg(&counts[i], 0u);
 		barrier(CLK_GLOBAL_MEM_FENCE);
 		if (LID == 0) {
 			GLOBAL_FENCE();
