@@ -48,7 +48,7 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 static size_t
 sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
 {
-	return 256 * (wg / warp_size) * 4 + wg * items * stage + (2 * 256 + 1) * 4 +
+	return 256 * (wg / warp_size) * 4 + wg * items * stage + 2 * 256 * 4 +
 	       (wg / warp_size) * 4 + 4 + wg * 8;
 }
 
