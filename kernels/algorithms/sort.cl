@@ -51,6 +51,19 @@ CLWARP_INLINE KB sort_order_bits(KEY_T key, uint descending)
 	return descending ? ~b : b;
 }
 
+/* A key whose order bits are all ones (the highest digit in every pass):
+ * it pads the last tile. */
+CLWARP_INLINE KEY_T sort_pad_key(uint descending)
+{
+#if KEY_ORDER == 2
+	return AS_KEY((KB)((KB)~(KB)0 >> 1));   /* a NaN: last both ways */
+#elif KEY_ORDER == 1
+	return AS_KEY((KB)(descending ? KB_TOP : (KB)~KB_TOP));
+#else
+	return AS_KEY((KB)(descending ? (KB)0 : (KB)~(KB)0));
+#endif
+}
+
 CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
 {
 	return (uint)(bits >> shift) & mask;
@@ -219,8 +232,9 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 /*
  * One pass: a tile of SORT_TILE keys, SORT_ITEMS per work-item, element
  * (k, lane) of warp w at tile position (w * SORT_ITEMS + k) * W + lane.
- * Positions past the input (last tile) take the digit `mask`, the
- * highest: they rank after every key of the tile and are never stored.
+ * Positions past the input (last tile) hold sort_pad_key, of the
+ * highest digit: they rank after every key of the tile and are never
+ * stored.
  * As CUB's Onesweep (BlockRadixRankMatchEarlyCounts):
  *
  * 1. Every warp counts its digits in its own row of `whist` (local
@@ -284,11 +298,12 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 #endif
 	ulong base = (ulong)tile * SORT_TILE;
 	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
-	/* Loads clamped into the tile (no branch): a position past the
-	 * input reads the last key, and its digit is `mask`. */
+	/* Loads clamped into the tile (no branch); a position past the input
+	 * holds the pad key, so that no digit below needs a test. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
 		key[k] = keys_in[base + min(e, valid - 1u)];
+		key[k] = e < valid ? key[k] : sort_pad_key(descending);
 #ifdef HAS_VALUES
 		value[k] = values_in[base + min(e, valid - 1u)];
 #endif
@@ -299,8 +314,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 
 	/* 1. Digit counts per warp, then per digit down the warps. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : mask;
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		atomic_inc(&whist[ALGO_WARP() * RADIX + d]);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -335,14 +349,12 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	 * ballots), then the chain of position updates. */
 	SORT_MASK_T peer_masks[SORT_ITEMS];
 	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : mask;
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
 	}
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
-		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
-		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : mask;
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		SORT_MASK_T peers = peer_masks[k];
 		uint top = sort_top_lane(peers);
 		uint at = 0;
