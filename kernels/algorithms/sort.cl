@@ -358,12 +358,20 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		SORT_MASK_T peers = peer_masks[k];
 		uint top = sort_top_lane(peers);
 		uint at = 0;
+#ifdef CLWARP_BACKEND_NV
+		/* One local atomic, as CUB: the shuffle's warp sync orders the
+		 * warp's updates from one key to the next. */
+		if (lane == top)
+			at = atomic_add(&whist[w * RADIX + d], (uint)popcount(peers));
+		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
+#else
 		if (lane == top) {
 			at = whist[w * RADIX + d];
 			whist[w * RADIX + d] = at + (uint)popcount(peers);
 		}
 		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
 		warp_barrier();
+#endif
 	}
 	/* No barrier: nothing has read or written `stage` yet. */
 	for (uint k = 0; k < SORT_ITEMS; k++)
