@@ -318,9 +318,6 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
 		key[k] = keys_in[base + min(e, valid - 1u)];
 		key[k] = e < valid ? key[k] : sort_pad_key(descending);
-#ifdef HAS_VALUES
-		value[k] = values_in[base + min(e, valid - 1u)];
-#endif
 	}
 	for (uint d = ALGO_LANE(); d < RADIX; d += CLWARP_WARP_SIZE)
 		whist[ALGO_WARP() * RADIX + d] = 0;
@@ -435,6 +432,12 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 #endif
 	}
 #ifdef HAS_VALUES
+	/* The values load only now, as CUB's do: held from the start, they
+	 * took the registers that kept 3 work-groups on an SM. */
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
+		value[k] = values_in[base + min(e, valid - 1u)];
+	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint k = 0; k < SORT_ITEMS; k++)
 		stage[rank[k]] = (STAGE_T)value[k];
