@@ -65,7 +65,9 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 
 	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = stage == 8 ? a->tuning.sort_items / 2 : a->tuning.sort_items;
+	items = v->value_type >= 0 ? a->tuning.sort_pairs_items : a->tuning.sort_items;
+	if (stage == 8)
+		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
 		if (items > 4)
 			items /= 2;
