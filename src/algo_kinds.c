@@ -48,7 +48,7 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 static size_t
 sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
 {
-	return 256 * (wg / warp_size) * 4 + wg * items * stage + (2 * 256 + 1) * 4 +
+	return 256 * (wg / warp_size) * 4 + wg * items * stage + 2 * 256 * 4 +
 	       (wg / warp_size) * 4 + 4 + wg * 8;
 }
 
@@ -65,7 +65,9 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 
 	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = stage == 8 ? a->tuning.sort_items / 2 : a->tuning.sort_items;
+	items = v->value_type >= 0 ? a->tuning.sort_pairs_items : a->tuning.sort_items;
+	if (stage == 8)
+		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
 		if (items > 4)
 			items /= 2;

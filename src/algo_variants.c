@@ -45,6 +45,8 @@ static const struct algo_tuning default_tuning = {
 	.partition_wait = 450,
 	.partition_poll = 350,
 	.sort_lookback = SORT_LOOKBACK_AUTO,
+	.sort_pairs_items = 0,
+	.sort_regs = 0,
 };
 
 const struct type_desc algo_types[ALGO_TYPE_COUNT] = {
@@ -105,6 +107,9 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "runs_poll", offsetof(struct algo_tuning, runs_poll), 0, 100000, false },
 		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
 		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
+		{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
+		/* Registers per work-item of the sort kernels on nv (0: no cap). */
+		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 	};
 	const char *p = text;
 
@@ -120,7 +125,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_regs",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -179,6 +184,10 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 		tuning.runs_wg = nv ? 256 : tuning.scan_wg;
 	if (!tuning.runs_vectors)
 		tuning.runs_vectors = nv ? 8 : 4;
+	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
+	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16). */
+	if (!tuning.sort_pairs_items)
+		tuning.sort_pairs_items = nv ? 20 : tuning.sort_items;
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
@@ -458,7 +467,13 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[kind]);
-	status = program_build(engine, text.data, name, ".", NULL, config, &program, NULL);
+	/* A register cap lets more sort work-groups share an SM (nv only:
+	 * NVIDIA's cl_nv_compiler_options). */
+	char options[40] = "";
+	if (kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && a->tuning.sort_regs)
+		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", a->tuning.sort_regs);
+	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
+			       &program, NULL);
 	if (status != CLWARP_OK) {
 		char *why = xstrdup(clwarp_last_error());
 

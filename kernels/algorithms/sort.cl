@@ -51,6 +51,19 @@ CLWARP_INLINE KB sort_order_bits(KEY_T key, uint descending)
 	return descending ? ~b : b;
 }
 
+/* A key whose order bits are all ones (the highest digit in every pass):
+ * it pads the last tile. */
+CLWARP_INLINE KEY_T sort_pad_key(uint descending)
+{
+#if KEY_ORDER == 2
+	return AS_KEY((KB)((KB)~(KB)0 >> 1));   /* a NaN: last both ways */
+#elif KEY_ORDER == 1
+	return AS_KEY((KB)(descending ? KB_TOP : (KB)~KB_TOP));
+#else
+	return AS_KEY((KB)(descending ? (KB)0 : (KB)~(KB)0));
+#endif
+}
+
 CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
 {
 	return (uint)(bits >> shift) & mask;
@@ -62,6 +75,8 @@ CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
  * memory and adds its counts to `bins` (PASSES_MAX x RADIX, zero between
  * sorts: clwarp_sort_offsets clears them).
  */
+#define HIST_ITEMS 8
+#define HIST_CHUNK (WG * HIST_ITEMS)
 __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint descending,
 				    uint begin, uint end, volatile global uint *bins)
 {
@@ -71,12 +86,24 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 	for (uint i = LID; i < PASSES_MAX * RADIX; i += WG)
 		counts[i] = 0;
 	barrier(CLK_LOCAL_MEM_FENCE);
-	for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) {
-		KB bits = sort_order_bits(keys[i], descending);
-		for (uint p = 0; p < passes; p++) {
-			uint shift = begin + 8u * p;
-			uint mask = (1u << min(8u, end - shift)) - 1u;
-			atomic_inc(&counts[p * RADIX + sort_digit(bits, shift, mask)]);
+	/* HIST_ITEMS loads in flight per work-item, then their counts: with
+	 * one load at a time the kernel waited on memory (sorts of 2^28 keys
+	 * on an H100: 0.95x the time with 8). */
+	for (ulong c = (ulong)get_group_id(0) * HIST_CHUNK; c < n;
+	     c += (ulong)get_num_groups(0) * HIST_CHUNK) {
+		KEY_T k[HIST_ITEMS];
+		for (uint j = 0; j < HIST_ITEMS; j++)
+			k[j] = keys[min(c + j * WG + LID, n - 1)];
+		for (uint j = 0; j < HIST_ITEMS; j++) {
+			if (c + j * WG + LID >= n)
+				break;
+			KB bits = sort_order_bits(k[j], descending);
+			for (uint p = 0; p < PASSES_MAX; p++) {
+				uint shift = begin + 8u * p;
+				uint mask = (1u << min(8u, end - shift)) - 1u;
+				if (p < passes)
+					atomic_inc(&counts[p * RADIX + sort_digit(bits, shift, mask)]);
+			}
 		}
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -87,24 +114,53 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 }
 
 /*
- * The lanes of the warp holding digit d (RADIX: no key, never counted).
- * On nv, one ballot per digit bit, as CUB's MatchAny does: match.any.sync
- * is several times slower there than 9 ballots. Elsewhere warp_match_any,
- * which the local backend does with one exchange instead of 9.
+ * Ranking within a warp: the lanes holding the same digit, `below` of
+ * them in lower lanes. On nv, one ballot per digit bit, as CUB's MatchAny
+ * does (match.any.sync is several times slower there), in 32-bit masks
+ * with %lanemask_lt. Elsewhere warp_match_any, which the local backend
+ * does with one exchange instead of 8.
  */
-CLWARP_INLINE ulong sort_digit_peers(uint d, CLWARP_WARP_PARAM)
-{
 #ifdef CLWARP_BACKEND_NV
-	ulong peers = CLWARP_FULL_BALLOT;
-	for (uint b = 0; b < 9; b++) {
-		ulong m = warp_ballot((int)((d >> b) & 1u));
+#define SORT_MASK_T uint
+CLWARP_INLINE uint sort_digit_peers(uint d, CLWARP_WARP_PARAM)
+{
+	uint peers = 0xffffffffu;
+	for (uint b = 0; b < 8; b++) {
+		uint m = (uint)warp_ballot((int)((d >> b) & 1u));
 		peers &= (d >> b) & 1u ? m : ~m;
 	}
 	return peers;
-#else
-	return warp_match_any(d);
-#endif
 }
+
+CLWARP_INLINE uint sort_lanes_below(void)
+{
+	uint m;
+	asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+	return m;
+}
+
+/* The highest lane of a mask. */
+CLWARP_INLINE uint sort_top_lane(uint m)
+{
+	return 31u - clz(m);
+}
+#else
+#define SORT_MASK_T ulong
+CLWARP_INLINE ulong sort_digit_peers(uint d, CLWARP_WARP_PARAM)
+{
+	return warp_match_any(d);
+}
+
+CLWARP_INLINE ulong sort_lanes_below(void)
+{
+	return (1ul << ALGO_LANE()) - 1ul;
+}
+
+CLWARP_INLINE uint sort_top_lane(ulong m)
+{
+	return 63u - (uint)clz(m);
+}
+#endif
 
 #define SORT_COUNT_ADD(a, b) ((a) + (b))
 DEFINE_BLOCK_SCAN(sort_block_scan, uint, SORT_COUNT_ADD, 0u, warp_scan_exclusive_add, 1, 1)
@@ -190,24 +246,30 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 /*
  * One pass: a tile of SORT_TILE keys, SORT_ITEMS per work-item, element
  * (k, lane) of warp w at tile position (w * SORT_ITEMS + k) * W + lane.
+ * Positions past the input (last tile) hold sort_pad_key, of the
+ * highest digit: they rank after every key of the tile and are never
+ * stored.
+ * As CUB's Onesweep (BlockRadixRankMatchEarlyCounts):
  *
- * 1. Rank within the warp, in tile order: for each k, the lanes holding
- *    the same digit find each other with warp_match_any; the lowest of
- *    them adds their number to the warp's count of that digit in `hist`
- *    and hands the old count round with a shuffle.
- * 2. An exclusive scan over hist in (digit, warp) order gives every
- *    (digit, warp) its first position in the tile sorted by digit, and
- *    the tile's count of each digit.
- * 3. The counts go to the look-back (one word per tile and digit); the
- *    keys go to local memory in digit order.
- * 4. The look-back gives each digit's count in the tiles before; with the
- *    digit's offset from clwarp_sort_offsets that is where the tile's run
- *    of the digit starts in `keys_out`. Runs go out with coalesced stores,
- *    then the values the same way.
+ * 1. Every warp counts its digits in its own row of `whist` (local
+ *    atomics); one work-item per digit turns the column into each warp's
+ *    first position within the digit and the tile's count of the digit,
+ *    which goes to the look-back at once, before the long ranking, so
+ *    that later tiles rarely wait for it. A block scan over the digits
+ *    gives each digit's first position in the tile sorted by digit.
+ * 2. Rank within the warp, in tile order: for each k, the lanes holding
+ *    the same digit find each other; the highest of them adds their
+ *    number to the warp's position of that digit and hands the old one
+ *    round with a shuffle. That is the key's place in the sorted tile;
+ *    the keys go there in local memory.
+ * 3. Look-back, one work-item per digit: the digit's count in the tiles
+ *    before; with the digit's offset from clwarp_sort_offsets that is
+ *    where the tile's run of the digit starts in `keys_out`. Runs go out
+ *    with coalesced stores, then the values the same way.
  *
- * With SORT_WAIT_FREE the tile is the work-group's id, step 3 publishes
- * nothing and step 4 reads where the tile's run of each digit starts from
- * clwarp_sort_scan_counts (`tile_counts`) instead of looking back.
+ * With SORT_WAIT_FREE the tile is the work-group's id, nothing is
+ * published and step 3 reads where the tile's run of each digit starts
+ * from clwarp_sort_scan_counts (`tile_counts`) instead of looking back.
  *
  * Stable: ranks follow tile order, tiles follow the input.
  */
@@ -219,21 +281,26 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #define SORT_PASS_PARAMS volatile global uint *counter, volatile global ulong *words, \
 	volatile global uint *slots
 #endif
+/* Digits per work-item in step 1 and the look-back. */
+#define SORT_DIGITS_PER (RADIX / WG)
+#if WG > 256
+#error "clwarp_sort_pass: WG must divide RADIX (256)"
+#endif
 __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
 			       global const VB *values_in, global VB *values_out, ulong n,
 			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
 			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
 {
-	local uint hist[RADIX * SORT_WARPS];
+	local uint whist[SORT_WARPS * RADIX];
 	local STAGE_T stage[SORT_TILE];
-	local uint digit_start[RADIX + 1];
+	local uint digit_start[RADIX];
 	local uint digit_base[RADIX];
 	local uint sm[SORT_WARPS];
 #ifndef SORT_WAIT_FREE
 	local uint tile_shared;
 #endif
 	KEY_T key[SORT_ITEMS];
-	uint pos[SORT_ITEMS];
+	uint rank[SORT_ITEMS];
 #ifdef HAS_VALUES
 	VB value[SORT_ITEMS];
 #endif
@@ -245,85 +312,84 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 #endif
 	ulong base = (ulong)tile * SORT_TILE;
 	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
-	for (uint i = LID; i < RADIX * SORT_WARPS; i += WG)
-		hist[i] = 0;
+	/* Loads clamped into the tile (no branch); a position past the input
+	 * holds the pad key, so that no digit below needs a test. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		key[k] = e < valid ? keys_in[base + e] : (KEY_T)0;
-#ifdef HAS_VALUES
-		value[k] = e < valid ? values_in[base + e] : (VB)0;
+		key[k] = keys_in[base + min(e, valid - 1u)];
+		key[k] = e < valid ? key[k] : sort_pad_key(descending);
+	}
+	for (uint d = ALGO_LANE(); d < RADIX; d += CLWARP_WARP_SIZE)
+		whist[ALGO_WARP() * RADIX + d] = 0;
+	warp_barrier();
+
+	/* 1. Digit counts per warp, then per digit down the warps. */
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		atomic_inc(&whist[ALGO_WARP() * RADIX + d]);
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	uint count[SORT_DIGITS_PER];
+	uint a[1] = { 0 };
+	for (uint j = 0; j < SORT_DIGITS_PER; j++) {
+		uint d = LID * SORT_DIGITS_PER + j;
+		uint run = 0;
+		for (uint w = 0; w < SORT_WARPS; w++) {
+			uint c = whist[w * RADIX + d];
+			whist[w * RADIX + d] = run;
+			run += c;
+		}
+		count[j] = run;
+		a[0] += run;
+#ifndef SORT_WAIT_FREE
+		tile_publish(words, slots, tile * RADIX + d,
+			     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE), run);
 #endif
+	}
+	sort_block_scan(a, 0, sm, CLWARP_WARP_ARG);
+	for (uint j = 0, run = a[0]; j < SORT_DIGITS_PER; j++) {
+		uint d = LID * SORT_DIGITS_PER + j;
+		digit_start[d] = run;
+		for (uint w = 0; w < SORT_WARPS; w++)
+			whist[w * RADIX + d] += run;
+		run += count[j];
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	/* 1. Ranks within the warp; positions past the input get the digit
-	 * RADIX, which counts nowhere. Every key's peers first (independent
-	 * ballots), then the chain of count updates: 1.21x faster for uint
-	 * keys on an H100 than both in one loop. */
-	ulong peer_masks[SORT_ITEMS];
+	/* 2. Ranks within the warp: every key's peers first (independent
+	 * ballots), then the chain of position updates. */
+	SORT_MASK_T peer_masks[SORT_ITEMS];
 	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : RADIX;
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
 	}
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
-		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
-		uint d = e < valid ? sort_digit(sort_order_bits(key[k], descending), shift, mask) : RADIX;
-		ulong peers = peer_masks[k];
-		uint first = (uint)popcount((peers & (~peers + 1ul)) - 1ul);
-		uint before = 0;
-		if (lane == first && d < RADIX) {
-			before = hist[d * SORT_WARPS + w];
-			hist[d * SORT_WARPS + w] = before + (uint)popcount(peers);
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		SORT_MASK_T peers = peer_masks[k];
+		uint top = sort_top_lane(peers);
+		uint at = 0;
+#ifdef CLWARP_BACKEND_NV
+		/* One local atomic, as CUB: the shuffle's warp sync orders the
+		 * warp's updates from one key to the next. */
+		if (lane == top)
+			at = atomic_add(&whist[w * RADIX + d], (uint)popcount(peers));
+		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
+#else
+		if (lane == top) {
+			at = whist[w * RADIX + d];
+			whist[w * RADIX + d] = at + (uint)popcount(peers);
 		}
-		before = warp_shuffle(before, first);
-		pos[k] = before + (uint)popcount(peers & ((1ul << lane) - 1ul));
+		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
 		warp_barrier();
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-
-	/* 2. Scan hist in (digit, warp) order: RADIX / W entries per work-item. */
-	{
-		uint per = RADIX * SORT_WARPS / WG;
-		uint first = LID * per;
-		uint a[1] = { 0 };
-		for (uint j = 0; j < per; j++)
-			a[0] += hist[first + j];
-		sort_block_scan(a, 0, sm, CLWARP_WARP_ARG);
-		uint run = a[0];
-		for (uint j = 0; j < per; j++) {
-			uint i = first + j;
-			uint c = hist[i];
-			if (i % SORT_WARPS == 0)
-				digit_start[i / SORT_WARPS] = run;
-			hist[i] = run;
-			run += c;
-		}
-		if (LID == 0)
-			digit_start[RADIX] = valid;
-	}
-	barrier(CLK_LOCAL_MEM_FENCE);
-
-	/* 3. Announce the tile's digit counts; stage the keys in digit order. */
-#ifndef SORT_WAIT_FREE
-	for (uint d = LID; d < RADIX; d += WG)
-		tile_publish(words, slots, tile * RADIX + d,
-			     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE),
-			     digit_start[d + 1] - digit_start[d]);
 #endif
-	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint lane = ALGO_LANE(), w = ALGO_WARP();
-		uint e = (w * SORT_ITEMS + k) * CLWARP_WARP_SIZE + lane;
-		if (e < valid) {
-			uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
-			pos[k] += hist[d * SORT_WARPS + w];
-			stage[pos[k]] = (STAGE_T)AS_KB(key[k]);
-		}
 	}
+	/* No barrier: nothing has read or written `stage` yet. */
+	for (uint k = 0; k < SORT_ITEMS; k++)
+		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
 
-	/* 4. Look-back, one work-item per digit: the digit's count in the
-	 * tiles before this one. */
+	/* 3. Where each digit's run starts in keys_out, less its start in
+	 * the tile. */
 #ifdef SORT_WAIT_FREE
 	for (uint d = LID; d < RADIX; d += WG)
 		digit_base[d] = tile_counts[(ulong)tile * RADIX + d] - digit_start[d];
@@ -331,18 +397,18 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	{
 		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX;
 		global const uint *offsets = bins + OFFSETS_AT + pass * RADIX;
-		for (uint d = LID; d < RADIX; d += WG) {
-			uint count = digit_start[d + 1] - digit_start[d];
+		for (uint j = 0; j < SORT_DIGITS_PER; j++) {
+			uint d = LID * SORT_DIGITS_PER + j;
 			uint excl = 0;
 			if (tile > 0) {
-				for (int j = (int)tile - 1; j >= 0; j--) {
+				for (int t = (int)tile - 1; t >= 0; t--) {
 					uint v;
-					uint f = tile_wait(words, slots, (uint)j * RADIX + d, fa, fp, &v);
+					uint f = tile_wait(words, slots, (uint)t * RADIX + d, fa, fp, &v);
 					excl += v;
 					if (f == fp)
 						break;
 				}
-				tile_publish(words, slots, tile * RADIX + d, fp, excl + count);
+				tile_publish(words, slots, tile * RADIX + d, fp, excl + count[j]);
 			}
 			digit_base[d] = offsets[d] + excl - digit_start[d];
 		}
@@ -350,25 +416,31 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 #endif
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	/* Runs of equal digits are consecutive in the stage and in keys_out. */
+	/* Runs of equal digits are consecutive in the stage and in keys_out.
+	 * Every load is in the tile; only the stores past the input wait. */
+#ifdef HAS_VALUES
 	uint dst[SORT_ITEMS];
+#endif
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
-		dst[j] = 0;
-		if (i < valid) {
-			KEY_T kv = AS_KEY((KB)stage[i]);
-			uint d = sort_digit(sort_order_bits(kv, descending), shift, mask);
-			dst[j] = digit_base[d] + i;
-			keys_out[dst[j]] = kv;
-		}
+		KEY_T kv = AS_KEY((KB)stage[i]);
+		uint to = digit_base[sort_digit(sort_order_bits(kv, descending), shift, mask)] + i;
+		if (i < valid)
+			keys_out[to] = kv;
+#ifdef HAS_VALUES
+		dst[j] = to;
+#endif
 	}
 #ifdef HAS_VALUES
-	barrier(CLK_LOCAL_MEM_FENCE);
+	/* The values load only now, as CUB's do: held from the start, they
+	 * took the registers that kept 3 work-groups on an SM. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		if (e < valid)
-			stage[pos[k]] = (STAGE_T)value[k];
+		value[k] = values_in[base + min(e, valid - 1u)];
 	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint k = 0; k < SORT_ITEMS; k++)
+		stage[rank[k]] = (STAGE_T)value[k];
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
