@@ -20,10 +20,20 @@
  * types and operations in the row tests (Oclgrind).
  */
 
-/* CLWARP_TEST_QUICK=2 (Oclgrind, about 100x slower): the quick sizes, and
- * the row tests on one 4-byte and one 8-byte type, one operation each
- * (every kernel path and segment width still runs). */
+/* CLWARP_TEST_QUICK=2 (Oclgrind, about 100x slower): the quick sizes less
+ * those that take no kernel path of their own (W - 1, W, 1000), fewer
+ * types (one of each kind and size where a kernel differs by it) and
+ * patterns, and the row tests on one 4-byte and one 8-byte type, one
+ * operation each: every kernel path and segment width still runs. */
 static bool tiny;
+
+/* In tiny runs, every third entry of a list of lengths, the first and last kept. */
+#define TINY_SKIP(i, list) (tiny && (i) % 3 != 0 && (i) + 1 != sizeof(list) / sizeof((list)[0]))
+
+/* In tiny runs, the selection patterns "none" and "all" (0, 1) and
+ * "half" (2) only from one tile up, where tiles differ; "about 30 %" (3)
+ * everywhere. */
+#define TINY_SKIP_PATTERN(pattern, n, tile) (tiny && (pattern) != 3 && (n) <= (tile))
 
 /* Elements per tile (default_tuning in src/algo_variants.c): scan 128 work-items x 8 vectors of 16
  * bytes, compaction and partition (select) 256 x 6. */
@@ -50,16 +60,22 @@ sizes_for(clwarp_engine *e, clwarp_type t, bool select, size_t *out)
 
 	out[k++] = 0;
 	out[k++] = 1;
-	if (w > 2)
+	if (w > 2 && !tiny)
 		out[k++] = w - 1;
-	out[k++] = w;
+	if (!tiny)
+		out[k++] = w;
 	out[k++] = w + 1;
-	out[k++] = 1000;
+	if (!tiny)
+		out[k++] = 1000;
 	out[k++] = tile + 1;
 	out[k++] = 3 * tile + 5;
 	if (!quick) {
 		out[k++] = 37 * tile + 123;   /* dozens of work-groups looking back in parallel */
-		out[k++] = (1u << 20) + 3;
+		/* Hundreds: for a 4-byte integer and an 8-byte float type (the
+		 * others' tiles and look-back are the same code at a size one
+		 * of these has). */
+		if (t == CLWARP_TYPE_INT || t == CLWARP_TYPE_DOUBLE)
+			out[k++] = (1u << 20) + 3;
 	}
 	return k;
 }
@@ -294,7 +310,8 @@ START_TEST(test_reduce)
 	for (size_t ti = 0; ti < 6; ti++) {
 		clwarp_type t = all_types[ti];
 
-		if (!type_supported(e, t))
+		/* Tiny: int, ulong, float and double (each kind and size). */
+		if (!type_supported(e, t) || (tiny && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG)))
 			continue;
 		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
@@ -320,7 +337,8 @@ START_TEST(test_scan)
 	for (size_t ti = 0; ti < 6; ti++) {
 		clwarp_type t = all_types[ti];
 
-		if (!type_supported(e, t))
+		/* Tiny: int, long, float and double (each kind and size). */
+		if (!type_supported(e, t) || (tiny && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_ULONG)))
 			continue;
 		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
@@ -503,10 +521,15 @@ START_TEST(test_compact)
 	size_t sizes[16], count;
 
 	for (size_t ti = 0; ti < 3; ti++) {
+		size_t tile = tile_of(e, types[ti], true);
+
+		if (tiny && types[ti] == CLWARP_TYPE_FLOAT)
+			continue;
 		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++) {
 			for (int pattern = 0; pattern < 4; pattern++) {
-				if (types[ti] != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000)
+				if ((types[ti] != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000) ||
+				    TINY_SKIP_PATTERN(pattern, sizes[s], tile))
 					continue;
 				check_select(e, types[ti], SELECT_COMPACT, sizes[s], pattern);
 			}
@@ -528,7 +551,8 @@ START_TEST(test_partition)
 		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++)
 			for (int pattern = 0; pattern < 4; pattern++)
-				check_select(e, types[ti], SELECT_PARTITION, sizes[s], pattern);
+				if (!TINY_SKIP_PATTERN(pattern, sizes[s], tile_of(e, types[ti], true)))
+					check_select(e, types[ti], SELECT_PARTITION, sizes[s], pattern);
 	}
 	clwarp_engine_free(e);
 }
@@ -550,14 +574,16 @@ START_TEST(test_partition_reversed)
 	for (clwarp_type t = CLWARP_TYPE_INT; t <= CLWARP_TYPE_DOUBLE; t++) {
 		size_t tile = tile_of(e, t, true);
 
-		if (!type_supported(e, t))
+		/* Tiny: int and double (4 and 8 bytes). */
+		if (!type_supported(e, t) || (tiny && t != CLWARP_TYPE_INT && t != CLWARP_TYPE_DOUBLE))
 			continue;
 		count = sizes_for(e, t, true, sizes);
 		sizes[count++] = tile - 1;
 		sizes[count++] = tile;
 		for (size_t s = 0; s < count; s++) {
 			for (int pattern = 0; pattern < 4; pattern++) {
-				if (t != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000)
+				if ((t != CLWARP_TYPE_INT && pattern < 2 && sizes[s] > 10000) ||
+				    TINY_SKIP_PATTERN(pattern, sizes[s], tile))
 					continue;
 				check_select(e, t, SELECT_REVERSED, sizes[s], pattern);
 				if (pattern == 3 && s % 3 == 1)
@@ -637,6 +663,9 @@ START_TEST(test_select_narrow)
 	size_t sizes[16], count;
 
 	for (size_t ti = 0; ti < 4; ti++) {
+		/* Tiny: char and ushort (each size, signed and not). */
+		if (tiny && ti % 3 != 0)
+			continue;
 		count = sizes_for(e, types[ti], true, sizes);
 		for (size_t s = 0; s < count; s++) {
 			for (int pattern = 0; pattern < 3; pattern++) {
@@ -895,18 +924,24 @@ START_TEST(test_local_widths)
 
 	ck_assert_uint_eq(warp_of(e), width);
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) - (quick ? 1 : 0); s++) {
+		if (tiny && (s == 2 || s == 5))   /* W - 1 and one select tile + 1 */
+			continue;
 		check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, sizes[s], false);
 		check_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, sizes[s], false);
 		check_select(e, CLWARP_TYPE_INT, SELECT_PARTITION, sizes[s], 3);
 		check_select(e, CLWARP_TYPE_INT, SELECT_REVERSED, sizes[s], 3);
 	}
 	for (size_t l = 0; l < sizeof(row_lengths) / sizeof(row_lengths[0]); l++) {
+		if (TINY_SKIP(l, row_lengths))
+			continue;
 		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_MAX, 0, 0, 11, row_lengths[l]);
 		check_rows(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, 1, 11, row_lengths[l]);
 		check_softmax(e, 3, row_lengths[l], false);
 	}
 	/* Segments up to W lanes: 8-byte types, and several work-groups. */
 	for (size_t l = 0; l < sizeof(short_lengths) / sizeof(short_lengths[0]); l++) {
+		if (TINY_SKIP(l, short_lengths))
+			continue;
 		check_rows(e, CLWARP_TYPE_LONG, CLWARP_OP_MIN, 0, 0, quick ? 37 : 261, short_lengths[l]);
 		check_rows(e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, 0, quick ? 37 : 261, short_lengths[l]);
 		if (type_supported(e, CLWARP_TYPE_DOUBLE))
