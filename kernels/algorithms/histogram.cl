@@ -190,19 +190,22 @@ __kernel void clwarp_histogram_shared(global const T *in, ulong n, ulong lower, 
 	/* The first tile's loads go out before anything else. */
 	if (t < tiles)
 		load_tile(in, t * TILE, n, (T)0, a, CLWARP_WARP_ARG);
-	if (take_tile(counter, groups, &ticket) == 0) {
-		/* Atomics, as every access other work-groups race with (Oclgrind). */
+	/* No barrier inside the branch: PoCL 6.0 turned the clear loop
+	 * below into one without an exit when one was there. */
+	const bool first = take_tile(counter, groups, &ticket) == 0;
+
+	/* Atomics, as every access other work-groups race with (Oclgrind). */
+	if (first) {
 		for (uint i = LID; i < bins; i += WG)
 			atomic_xchg(&counts[i], 0u);
-		barrier(CLK_GLOBAL_MEM_FENCE);
-		if (LID == 0) {
-			GLOBAL_FENCE();
-			atomic_xchg(flag, ready);
-		}
 	}
 	for (uint i = LID; i < bins; i += WG)
 		hist[i] = 0;
-	barrier(CLK_LOCAL_MEM_FENCE);
+	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+	if (first && LID == 0) {
+		GLOBAL_FENCE();
+		atomic_xchg(flag, ready);
+	}
 	for (; t < tiles; t += get_num_groups(0)) {
 		uint b[ITEMS];
 
