@@ -203,6 +203,22 @@ histogram_shape(const clwarp_engine *engine, const struct algorithms *a, struct 
 	v->local_bins = a->tuning.histogram_bins < fit ? a->tuning.histogram_bins : (unsigned)fit;
 }
 
+/* runs.cl stages a tile in local memory, an element's room being the
+ * wider of key and value (of key and uint lengths for run-length
+ * encoding), one in 32 more for padding, beside the local backend's
+ * scratch and a few pairs: fewer vectors where it does not fit. */
+static void
+runs_fit(const clwarp_engine *engine, struct algo_variant *v)
+{
+	size_t size = algo_types[v->type].size;
+	size_t vsize = v->value_type >= 0 ? algo_types[v->value_type].size : 4;
+	size_t room = (size > vsize ? size : vsize) * algo_kind_vec(v);
+
+	while (v->vectors > 1 && v->wg * v->vectors * room * 33 / 32 + v->wg * 8 + 1024 >
+					 engine->info.local_mem_size)
+		v->vectors--;
+}
+
 /*
  * Vectors per work-item in a tile: the tuning's count is made for 4-byte
  * elements (4 per vector) and, unchanged, for 8-byte ones. 1- and 2-byte
@@ -236,6 +252,7 @@ algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 	case ALGO_RUNS:
 		v->wg = a->tuning.runs_wg;
 		v->vectors = tile_vectors(v, a->tuning.runs_vectors);
+		runs_fit(engine, v);
 		break;
 	case ALGO_COMPACT:
 	case ALGO_PARTITION:

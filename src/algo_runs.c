@@ -72,8 +72,9 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * algo_kind_vec(c.v);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
-		/* Look-back values are (heads, value) pairs: uint2 or ulong2. */
-		status = algo_lookback_prepare(&c, tiles, vsize == 8 ? 16 : 8, &epoch);
+		/* Look-back values are (heads, value) pairs: uint2 or ulong2;
+		 * uint2 pairs may take two words a tile (runs.cl). */
+		status = algo_lookback_prepare(&c, 2 * tiles, vsize == 8 ? 16 : 8, &epoch);
 	}
 	/* With n == 0 one tile still runs, to write num_runs: nothing else is
 	 * read or written then, any buffer will do. */

@@ -17,7 +17,16 @@
  * to the nearest head. Its exclusive scan at a head i is (the run index
  * of i, the aggregate of the run before it), so a head writes its key
  * and the previous run's aggregate; the last tile writes the last run's
- * aggregate and the number of runs. */
+ * aggregate and the number of runs.
+ *
+ * The shape is CUB's: the tile is loaded striped (coalesced vectors) and
+ * turned blocked through local memory, so that each work-item holds ITEMS
+ * consecutive keys. It folds them alone, so one warp scan per work-item
+ * (not one per vector) and a block scan of the warp totals give every
+ * work-item its exclusive pair; the runs each warp finds are gathered in
+ * its part of local memory and written out in order, so the stores stay
+ * coalesced however short the runs are.
+ */
 
 /* A pair from its halves. A uint2 is made as one ulong: from a vector
  * literal Oclgrind's compiler stores an undefined vector to local memory
@@ -52,7 +61,6 @@ CLWARP_INLINE PAIR pair_op(PAIR a, PAIR b)
 CLWARP_DEFINE_WARP_OP(pair, PAIR, PAIR_OP, PAIR_ID)
 CLWARP_DEFINE_WARP_OP(pair_rev, PAIR, PAIR_OP_REV, PAIR_ID)
 /* Direct calls, so that the engine passes the warp context on local. */
-#define PAIR_SCAN_EXCL(v) warp_scan_exclusive_pair(v)
 #define PAIR_REDUCE_REV(v) warp_reduce_pair_rev(v)
 
 /* Look-back values of 8 and 16 bytes, word by word (see DEFINE_SHARED_VALUE_32). */
@@ -80,13 +88,150 @@ CLWARP_OVERLOAD ulong2 value_load(volatile global ulong2 *p)
 			as_ulong(value_load((volatile global uint2 *)p + 1)));
 }
 
+#if PAIR_BYTES == 8 && defined(ALGO_WORD64) && !defined(CLWARP_ALGO_SPLIT_LOOKBACK)
+/*
+ * 8-byte pairs without fences: each half travels in its own 64-bit word
+ * (words 2 * tile and 2 * tile + 1) under the state in the word's high
+ * half, so each word says which publication it belongs to. A tile
+ * publishes at most one aggregate and one prefix per call, so two words
+ * with the same state hold one pair; a reader that catches them apart
+ * (the prefix's first half beside the aggregate's second) reads again.
+ * The split form's value store, global fence, state store and the
+ * reader's fence and loads made the look-back 0.4 ms of 1.3 ms at 2^28
+ * keys on the H100 (docs/performance.md).
+ */
+CLWARP_OVERLOAD void tile_publish(volatile global ulong *words, volatile global PAIR *slots,
+				  uint tile, uint state, PAIR v)
+{
+	word_store(&words[2 * tile], (ulong)state << 32 | v.x);
+	word_store(&words[2 * tile + 1], (ulong)state << 32 | v.y);
+}
+
+CLWARP_OVERLOAD uint tile_wait(volatile global ulong *words, volatile global PAIR *slots,
+			       uint tile, uint fa, uint fp, PAIR *v)
+{
+	ulong a, b;
+	uint state;
+
+	do {
+		a = word_load(&words[2 * tile]);
+		b = word_load(&words[2 * tile + 1]);
+		/* States are never 0 (epochs start at 1). */
+		state = (uint)(a >> 32) == (uint)(b >> 32) ? (uint)(a >> 32) : 0u;
+		if (state != fa && state != fp)
+			LOOKBACK_POLL_DELAY();
+	} while (state != fa && state != fp);
+	*v = PAIR_MAKE((uint)a, (uint)b);
+	return state;
+}
+#else
 DEFINE_TILE_SPLIT(PAIR)
-DEFINE_BLOCK_SCAN(pair_block_scan, PAIR, PAIR_OP, PAIR_ID, PAIR_SCAN_EXCL, ITEMS_K, VEC)
-DEFINE_LOOKBACK(pair_lookback, PAIR, PAIR_OP, PAIR_ID, PAIR_REDUCE_REV)
-DEFINE_LOAD_TILE(load_tile, T, T_VEC)
-#ifdef HAS_VALUES
-DEFINE_LOAD_TILE(load_values, V, V_VEC)
 #endif
+DEFINE_LOOKBACK(pair_lookback, PAIR, PAIR_OP, PAIR_ID, PAIR_REDUCE_REV)
+
+/*
+ * Local memory: each warp owns STAGE_VECTORS 16-byte vectors, room for
+ * W * ITEMS keys, values or aggregates (run-length encoding's uint lengths
+ * are wider than 1- and 2-byte keys). Staged, row l (lane l's ITEMS
+ * consecutive elements) is its first ITEMS_K vectors. Vector j of a row
+ * sits at slot j ^ row (mod ITEMS_K, where that is a power of two), so
+ * that neither the striped stores nor the row reads of 8 lanes at a time
+ * (one 128-byte access) hit the same banks twice.
+ */
+#if (ITEMS_K & (ITEMS_K - 1)) == 0
+#define STAGE_SLOT(row, j) ((row) * ITEMS_K + (((j) ^ (row)) & (ITEMS_K - 1)))
+#else
+#define STAGE_SLOT(row, j) ((row) * ITEMS_K + (j))
+#endif
+#define STAGE_SIZE (sizeof(T) > sizeof(V) ? sizeof(T) : sizeof(V))
+#define STAGE_ITEMS (CLWARP_WARP_SIZE * ITEMS)
+#define STAGE_VECTORS (((STAGE_ITEMS + STAGE_ITEMS / 32) * STAGE_SIZE + 15) / 16)
+/* Gathered runs skip one element in 32: with short runs lane l's q-th run
+ * is near l * ITEMS + q, and ITEMS = 32 put a warp's stores in one bank
+ * (32 ways; 3.2 ms instead of 2.4 ms for 2^28 keys in runs of 1). */
+#define GATHER_SLOT(q) ((q) + (q) / 32)
+/* This warp's part, as elements of TY. */
+#define WARP_STAGE(stage, TY) ((local TY *)((stage) + ALGO_WARP() * STAGE_VECTORS))
+
+/* The warp's part of the tile into its part of local memory, blocked:
+ * load instruction k of lane l reads vector k * W + l of the warp's
+ * W * ITEMS_K, which is vector (k * W + l) % ITEMS_K of row
+ * (k * W + l) / ITEMS_K. Partial tiles pad with `pad`. The loops are
+ * unrolled for PoCL (see DEFINE_LOAD_TILE). Names made by the macro
+ * take the warp context by hand (docs/warp-api.md, "Helper functions"). */
+#define DEFINE_STAGE_TILE(NAME, TY, TY_VEC) \
+	CLWARP_INLINE void NAME(global const TY *in, ulong base, ulong n, TY pad, \
+				local uint4 *stage, CLWARP_WARP_PARAM) \
+	{ \
+		local TY_VEC *mine = WARP_STAGE(stage, TY_VEC); \
+		if (base + TILE <= n) { \
+			global const TY_VEC *v = (global const TY_VEC *)(in + base); \
+			TY_VEC x[ITEMS_K]; \
+			_Pragma("unroll") \
+			for (uint k = 0; k < ITEMS_K; k++) \
+				x[k] = v[tile_offset(k) / VEC]; \
+			_Pragma("unroll") \
+			for (uint k = 0; k < ITEMS_K; k++) { \
+				uint s = k * CLWARP_WARP_SIZE + ALGO_LANE(); \
+				mine[STAGE_SLOT(s / ITEMS_K, s % ITEMS_K)] = x[k]; \
+			} \
+		} else { \
+			_Pragma("unroll") \
+			for (uint k = 0; k < ITEMS_K; k++) { \
+				ulong o = base + tile_offset(k); \
+				uint s = k * CLWARP_WARP_SIZE + ALGO_LANE(); \
+				local TY *e = (local TY *)&mine[STAGE_SLOT(s / ITEMS_K, s % ITEMS_K)]; \
+				_Pragma("unroll") \
+				for (uint c = 0; c < VEC; c++) \
+					e[c] = o + c < n ? in[o + c] : pad; \
+			} \
+		} \
+	} \
+	CLWARP_INLINE void NAME##_row(local uint4 *stage, TY *a, CLWARP_WARP_PARAM) \
+	{ \
+		uint row = ALGO_LANE(); \
+		local TY_VEC *mine = WARP_STAGE(stage, TY_VEC); \
+		_Pragma("unroll") \
+		for (uint j = 0; j < ITEMS_K; j++) { \
+			TY_VEC x = mine[STAGE_SLOT(row, j)]; \
+			VEC_SPLIT(a + j * VEC, x); \
+		} \
+	}
+DEFINE_STAGE_TILE(stage_keys, T, T_VEC)
+#ifdef HAS_VALUES
+DEFINE_STAGE_TILE(stage_values, V, V_VEC)
+#endif
+
+/* Global index of this work-item's first element. */
+CLWARP_INLINE ulong row_start(ulong base)
+{
+	return base + ((ulong)ALGO_WARP() * CLWARP_WARP_SIZE + ALGO_LANE()) * ITEMS;
+}
+
+/* The pair of element j of this work-item: its head bit and its value
+ * (run-length encoding: 1 in range, 0 past n). */
+#ifdef HAS_VALUES
+#define ELEMENT_PAIR(j) PAIR_OF((heads >> (j)) & 1u, v[j])
+#else
+#define ELEMENT_PAIR(j) PAIR_OF((heads >> (j)) & 1u, start + (j) < n ? 1u : 0u)
+#endif
+
+/* Each warp's runs leave through its part of local memory, first the
+ * keys, then the aggregates: `from` is the warp's first run index, `count`
+ * its runs. Aggregate slot q is run from - 1 + q (a head writes the run
+ * before it). */
+CLWARP_INLINE void write_keys(global T *out, local T *part, ulong from, uint count)
+{
+	for (uint q = ALGO_LANE(); q < count; q += CLWARP_WARP_SIZE)
+		out[from + q] = part[GATHER_SLOT(q)];
+}
+
+CLWARP_INLINE void write_aggregates(global V *out, local V *part, ulong from, uint count)
+{
+	for (uint q = ALGO_LANE(); q < count; q += CLWARP_WARP_SIZE)
+		if (from + q > 0)
+			out[from + q - 1] = part[GATHER_SLOT(q)];
+}
 
 /*
  * unique_out[r] = the first key of run r, aggregates_out[r] = its values
@@ -98,43 +243,94 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 			  uint epoch, volatile global uint *counter, volatile global ulong *words,
 			  volatile global PAIR *slots)
 {
+	local uint4 stage[WARPS * STAGE_VECTORS];
 	local PAIR sm[WARPS];
 	local PAIR prefix_shared;
 	local uint tile_shared;
 	T key[ITEMS];
-	PAIR a[ITEMS];
+	/* The row's exclusive pair and its own, kept in an array across
+	 * barriers (see DEFINE_BLOCK_SCAN). */
+	PAIR ex[2];
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
 	ulong base = (ulong)tile * TILE;
-	load_tile(keys, base, n, (T)0, key, CLWARP_WARP_ARG);
-	/* Only this 32-bit mask and the arrays live across the barriers below
-	 * (see ALGO_LANE() in common.cl). */
-	uint heads = tile_heads(keys, base, n, key);
 #ifdef HAS_VALUES
+	/* Values first: they stay in registers, the keys' pass reuses the space. */
 	V v[ITEMS];
-	load_values(values, base, n, (V)(V_ID), v, CLWARP_WARP_ARG);
-	for (uint i = 0; i < ITEMS; i++)
-		a[i] = PAIR_OF((heads >> i) & 1u, v[i]);
-#else
-	for (uint k = 0; k < ITEMS_K; k++) {
-		ulong o = base + tile_offset(k);
-		for (uint c = 0; c < VEC; c++)
-			a[k * VEC + c] = PAIR_OF((heads >> (k * VEC + c)) & 1u,
-						 o + c < n ? 1u : 0u);
-	}
+	stage_values(values, base, n, (V)(V_ID), stage, CLWARP_WARP_ARG);
+	warp_barrier();
+	stage_values_row(stage, v, CLWARP_WARP_ARG);
+	warp_barrier();
 #endif
-	PAIR total = pair_block_scan(a, 0, sm, CLWARP_WARP_ARG);
+	stage_keys(keys, base, n, (T)0, stage, CLWARP_WARP_ARG);
+	warp_barrier();
+	stage_keys_row(stage, key, CLWARP_WARP_ARG);
+
+	/* Heads: the key before a row's first is the previous lane's last;
+	 * lane 0's comes from global memory (a cache hit). */
+	ulong start = row_start(base);
+	T before = warp_shuffle_up(key[ITEMS - 1], 1);
+	if (ALGO_LANE() == 0 && start > 0 && start < n)
+		before = keys[start - 1];
+	uint heads = 0;
+	for (uint j = 0; j < ITEMS; j++) {
+		T prev = j > 0 ? key[j - 1] : before;
+		uint head = start + j < n && (start + j == 0 || !keys_equal(key[j], prev));
+		heads |= head << j;
+	}
+
+	/* The row's pair, one warp scan, then the warps' totals. */
+	ex[1] = ELEMENT_PAIR(0);
+	for (uint j = 1; j < ITEMS; j++)
+		ex[1] = PAIR_OP(ex[1], ELEMENT_PAIR(j));
+	ex[0] = warp_scan_exclusive_pair(ex[1]);
+	PAIR warp_total = warp_broadcast(PAIR_OP(ex[0], ex[1]), CLWARP_WARP_SIZE - 1u);
+	/* Half by half: Oclgrind's compiler stored a ulong2 made from a
+	 * vector literal as an undefined vector first (see PAIR_MAKE). */
+	if (ALGO_LANE() == 0) {
+		((local PAIR_N *)sm)[2 * ALGO_WARP()] = warp_total.x;
+		((local PAIR_N *)sm)[2 * ALGO_WARP() + 1] = warp_total.y;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	PAIR earlier = PAIR_ID, total = PAIR_ID;
+	uint wid = ALGO_WARP();
+	for (uint w = 0; w < WARPS; w++) {
+		PAIR x = sm[w];
+		earlier = w < wid ? PAIR_OP(earlier, x) : earlier;
+		total = PAIR_OP(total, x);
+	}
+	ex[0] = PAIR_OP(earlier, ex[0]);
+
 	pair_lookback_announce(tile, total, epoch, words, slots);
 	PAIR prefix = pair_lookback(tile, total, epoch, words, slots, &prefix_shared,
 				    CLWARP_WARP_ARG);
-	for (uint i = 0; i < ITEMS; i++) {
-		if ((heads >> i) & 1u) {
-			PAIR e = PAIR_OP(prefix, a[i]);
-			unique_out[e.x] = key[i];
-			if (e.x > 0)
-				aggregates_out[e.x - 1] = AS_V(e.y);
-		}
+
+	/* Walk the row: at each head, the run index and the aggregate of the
+	 * run before it, gathered per warp in local memory. */
+	start = row_start(base);
+	PAIR run = PAIR_OP(prefix, ex[0]);
+	ulong from = warp_broadcast(run.x, 0);
+	uint count = (uint)(warp_broadcast(PAIR_OP(run, ex[1]).x, CLWARP_WARP_SIZE - 1u) - from);
+	local T *kpart = WARP_STAGE(stage, T);
+	local V *apart = WARP_STAGE(stage, V);
+	warp_barrier();
+	PAIR r = run;
+	for (uint j = 0; j < ITEMS; j++) {
+		if ((heads >> j) & 1u)
+			kpart[GATHER_SLOT(r.x - from)] = key[j];
+		r = PAIR_OP(r, ELEMENT_PAIR(j));
 	}
+	warp_barrier();
+	write_keys(unique_out, kpart, from, count);
+	warp_barrier();
+	r = run;
+	for (uint j = 0; j < ITEMS; j++) {
+		if ((heads >> j) & 1u)
+			apart[GATHER_SLOT(r.x - from)] = AS_V(r.y);
+		r = PAIR_OP(r, ELEMENT_PAIR(j));
+	}
+	warp_barrier();
+	write_aggregates(aggregates_out, apart, from, count);
 	if (tile == tiles - 1 && get_local_id(0) == 0) {
 		PAIR last = PAIR_OP(prefix, total);
 		num_runs[0] = (uint)last.x;
