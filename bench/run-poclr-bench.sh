@@ -2,7 +2,7 @@
 # Device groups over PoCL-R against the same device used locally (issue #14).
 # SPDX-License-Identifier: MIT
 #
-# The results: docs/performance.md, "Device groups over PoCL-R vs local
+# The results: docs/performance-multidevice.md, "Device groups over PoCL-R vs local
 # (issue #14)".
 #
 # As root, after CI's trixie step has made its Debian 13 root and built
@@ -18,7 +18,7 @@
 # -t: POCL_MAX_PTHREAD_COUNT for every device, local and remote (default:
 # PoCL's own, a worker thread per core and device).  On a shared CPU the
 # sort's look-back spins when a worker thread is descheduled
-# (docs/performance.md, "Radix sort on the CPU"), which swamps what the
+# (docs/performance-sort-cpu.md), which swamps what the
 # network costs; -t 1 takes that out.
 # (CLWARP_CI_WORK and CLWARP_CI_TRIXIE_ROOT pick the root, as for .ci/run.)
 # Each round runs bench/group-bench twice in the root, on devices 0:0,0:1

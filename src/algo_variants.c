@@ -17,8 +17,8 @@
 #include "util.h"
 
 /*
- * Measured on an H100 with bench/tune-gpu.sh (docs/performance.md,
- * "Tuning"): scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
+ * Measured on an H100 with bench/tune-gpu.sh (docs/performance.md and
+ * bench/results/h100-tune-*.txt): scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
  * 1.11-1.15x at n >= 2^22; compaction tiles of 256 x 6 beat 128 x 8 by
  * 1.04-1.10x there, and cost scans 2-7 %.
  */
@@ -39,7 +39,7 @@ static const struct algo_tuning default_tuning = {
 	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
 	 * outlier of eight points, 0.87); partition lost up to 4 % with them
 	 * (one point 12 %) and gained 1.09-1.11x with CUB's generic ones (450, 350)
-	 * (docs/performance.md). */
+	 * (docs/performance-select.md). */
 	.select_wait = 1150,
 	.select_poll = 76,
 	.partition_wait = 450,
@@ -178,7 +178,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 		status = tuning_parse(tuning_text, &tuning);
 	/* Run-length encode and reduce by key on nv: tiles of 256 x 8 vectors
 	 * took 0.73-0.89x the time of 128 x 4 on the H100 (2^24-2^28 uint
-	 * keys, runs of 1, 4 and 64; docs/performance.md): fewer, larger
+	 * keys, runs of 1, 4 and 64; docs/performance-hist-rle.md): fewer, larger
 	 * tiles, so fewer look-back steps per key. */
 	if (!tuning.runs_wg)
 		tuning.runs_wg = nv ? 256 : tuning.scan_wg;
@@ -213,8 +213,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	a->out_of_order = !engine->queue_in_order;
 	/* On a CPU device, work-groups run on worker threads that the OS may
 	 * take off their cores; a tile that waits for another then spins on
-	 * the core the other one needs (docs/performance.md, "Radix sort on
-	 * the CPU"). Oclgrind reports every device type, CPU included. */
+	 * the core the other one needs (docs/performance-sort-cpu.md). Oclgrind reports every device type, CPU included. */
 	a->sort_wait_free = tuning.sort_lookback == SORT_LOOKBACK_AUTO
 				    ? (engine->info.type & CL_DEVICE_TYPE_CPU) != 0
 				    : tuning.sort_lookback == SORT_LOOKBACK_NEVER;
