@@ -285,7 +285,6 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 		tiles = n / tile + (n % tile != 0);
 		status = algo_lookback_prepare(&c, tiles, size, &epoch);
 	}
-	if (status == CLWARP_OK)
 	if (status == CLWARP_OK && !carry) {
 		neutral_carry(type, op, &neutral);
 		carry = &neutral;
