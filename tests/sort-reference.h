@@ -89,22 +89,6 @@ static clwarp_type ref_type;
 static bool ref_descending;
 static unsigned ref_begin, ref_end;  /* bit range of the order bits, integer keys only */
 
-static inline double
-as_number(clwarp_type t, uint64_t bits)
-{
-	if (t == CLWARP_TYPE_FLOAT) {
-		uint32_t b = (uint32_t)bits;
-		float f;
-
-		memcpy(&f, &b, 4);
-		return f;
-	}
-	double d;
-
-	memcpy(&d, &bits, 8);
-	return d;
-}
-
 /* <0, 0, >0 as a sorts before, with, after b in ascending order, NaN aside. */
 static inline int
 compare_keys(clwarp_type t, uint64_t a, uint64_t b)
@@ -119,7 +103,7 @@ compare_keys(clwarp_type t, uint64_t a, uint64_t b)
 	case CLWARP_TYPE_UCHAR:
 	case CLWARP_TYPE_USHORT: return a < b ? -1 : a > b;
 	default: {
-		double x = as_number(t, a), y = as_number(t, b);
+		double x = bits_to_double(t, a), y = bits_to_double(t, b);
 
 		if (x != y)
 			return x < y ? -1 : 1;
@@ -134,8 +118,8 @@ ref_compare(const void *pa, const void *pb)
 {
 	const struct ref_item *a = pa, *b = pb;
 	bool fa = ref_type == CLWARP_TYPE_FLOAT || ref_type == CLWARP_TYPE_DOUBLE;
-	bool nan_a = fa && isnan(as_number(ref_type, a->bits));
-	bool nan_b = fa && isnan(as_number(ref_type, b->bits));
+	bool nan_a = fa && isnan(bits_to_double(ref_type, a->bits));
+	bool nan_b = fa && isnan(bits_to_double(ref_type, b->bits));
 	int c;
 
 	if (nan_a || nan_b) {
