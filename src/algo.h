@@ -143,6 +143,8 @@ struct type_desc {
 #define ALGO_TYPE_COUNT (CLWARP_TYPE_USHORT + 1)
 
 extern const struct type_desc algo_types[ALGO_TYPE_COUNT];
+/* Bytes of an element, 0 for an unknown type, as clwarp_type_size(). */
+size_t algo_type_size(clwarp_type type);
 extern const char *const algo_op_names[3];  /* add, min, max: clwarp_op */
 
 /*

@@ -474,7 +474,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
 			       &program, NULL);
 	if (status != CLWARP_OK) {
-		char *why = xstrdup(clwarp_last_error());
+		char *why = xstrdup(error_message());
 
 		if (predicate)
 			set_error(status, "%s: predicate \"%s\" does not compile for %s: %s", fn,
@@ -490,7 +490,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		status = kernel_new(program, names[i], &v->kernels[i]);
 		if (status != CLWARP_OK)
 			goto fail;
-		if (clGetKernelWorkGroupInfo(clwarp_kernel_cl(v->kernels[i]), engine->device,
+		if (clGetKernelWorkGroupInfo(kernel_cl(v->kernels[i]), engine->device,
 					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
 					     NULL) == CL_SUCCESS &&
 		    max_wg < v->wg) {

@@ -15,6 +15,12 @@
 CLWARP_EXPORT size_t
 clwarp_type_size(clwarp_type type)
 {
+	return algo_type_size(type);
+}
+
+size_t
+algo_type_size(clwarp_type type)
+{
 	return (unsigned)type < ARRAY_LENGTH(algo_types) ? algo_types[type].size : 0;
 }
 
@@ -80,7 +86,7 @@ algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem buffer, const ch
 		err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof(context), &context, NULL);
 	if (err != CL_SUCCESS)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: `%s` is not a valid buffer (%s)",
-				 fn, what, clwarp_cl_error_to_str(err));
+				 fn, what, cl_error_name(err));
 	if (context != engine->context)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 				 "%s: buffer `%s` belongs to another OpenCL context", fn, what);

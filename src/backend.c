@@ -20,11 +20,23 @@ static const char *const backend_names[] = { "auto", "khr", "intel", "nv", "loca
 CLWARP_EXPORT const char *
 clwarp_backend_name(clwarp_backend backend)
 {
+	return backend_name(backend);
+}
+
+const char *
+backend_name(clwarp_backend backend)
+{
 	return (unsigned)backend < ARRAY_LENGTH(backend_names) ? backend_names[backend] : "unknown";
 }
 
 CLWARP_EXPORT clwarp_status
 clwarp_backend_from_name(const char *name, clwarp_backend *out)
+{
+	return backend_from_name(name, out);
+}
+
+clwarp_status
+backend_from_name(const char *name, clwarp_backend *out)
 {
 	for (unsigned i = 0; name && i < ARRAY_LENGTH(backend_names); i++) {
 		if (streq(name, backend_names[i])) {
@@ -94,7 +106,7 @@ backend_prelude(const struct backend_config *config, uint64_t types_named, struc
 	}
 	strbuf_puts(out, "#line 1 \"clwarp/warp/common.cl\"\n");
 	strbuf_puts(out, clwarp_kernel_warp_common);
-	strbuf_printf(out, "\n#line 1 \"clwarp/warp/%s.cl\"\n", clwarp_backend_name(config->backend));
+	strbuf_printf(out, "\n#line 1 \"clwarp/warp/%s.cl\"\n", backend_name(config->backend));
 	strbuf_puts(out, body);
 	strbuf_puts(out, "\n#line 1 \"clwarp/warp/generic.cl\"\n");
 	strbuf_puts(out, clwarp_kernel_warp_generic);
@@ -193,14 +205,14 @@ candidate_works(clwarp_engine *e, const struct backend_config *c, char *why, siz
 		snprintf(why, why_size, "%.*s", size > 1 ? (int)(size - 1) : 0,
 			 size > 1 ? (const char *)payload + 1 : "");
 		free(payload);
-		log_debug(&e->logger, "%s backend (width %u): cached verdict %s", clwarp_backend_name(c->backend),
+		log_debug(&e->logger, "%s backend (width %u): cached verdict %s", backend_name(c->backend),
 			  c->warp_size, ok ? "works" : "fails");
 		return ok;
 	}
 	why[0] = '\0';
 	ok = probe_run(e, c, why, why_size);
 	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s",
-		 clwarp_backend_name(c->backend), c->warp_size, c->features, ok ? "passed" : "failed",
+		 backend_name(c->backend), c->warp_size, c->features, ok ? "passed" : "failed",
 		 ok ? "" : ": ", ok ? "" : why);
 	{
 		struct strbuf v = { 0 };
@@ -389,12 +401,12 @@ resolve_locked(clwarp_engine *e)
 			return CLWARP_OK;
 		return set_error(CLWARP_ERROR_BACKEND_UNAVAILABLE,
 				 "the %s warp backend cannot run on %s: %s",
-				 clwarp_backend_name(e->requested_backend), e->info.name, why);
+				 backend_name(e->requested_backend), e->info.name, why);
 	}
 	for (size_t i = 0; i < ARRAY_LENGTH(order); i++) {
 		if (try_backend(e, order[i], why, sizeof(why)))
 			return CLWARP_OK;
-		log_debug(&e->logger, "%s backend skipped: %s", clwarp_backend_name(order[i]), why);
+		log_debug(&e->logger, "%s backend skipped: %s", backend_name(order[i]), why);
 	}
 	return set_error(CLWARP_ERROR_BACKEND_UNAVAILABLE,
 			 "no warp backend works on %s, not even local memory: %s", e->info.name, why);
@@ -408,7 +420,7 @@ backend_resolve(clwarp_engine *e, const struct backend_config **config)
 	pthread_mutex_lock(&e->backend_lock);
 	if (!e->backend_resolved) {
 		e->backend_status = resolve_locked(e);
-		snprintf(e->backend_error, sizeof(e->backend_error), "%s", clwarp_last_error());
+		snprintf(e->backend_error, sizeof(e->backend_error), "%s", error_message());
 		e->backend_resolved = true;
 	}
 	status = e->backend_status;

@@ -24,6 +24,11 @@ void backend_prelude(const struct backend_config *config, uint64_t types_named, 
 bool backend_wants_sort(const char *text, const char *options);
 void backend_prelude_sort(struct strbuf *out);
 
+/* "nv" for CLWARP_BACKEND_NV, as clwarp_backend_name(); the backend of a
+ * name, as clwarp_backend_from_name(). */
+const char *backend_name(clwarp_backend backend);
+clwarp_status backend_from_name(const char *name, clwarp_backend *out);
+
 /* What the backend needs changed in kernel signatures. */
 void backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "algo.h"
+#include "backend.h"
 #include "buildmemo.h"
 #include "device.h"
 #include "error.h"
@@ -15,6 +16,12 @@
 
 CLWARP_EXPORT void
 clwarp_engine_options_init(clwarp_engine_options *options)
+{
+	engine_options_init(options);
+}
+
+void
+engine_options_init(clwarp_engine_options *options)
 {
 	if (!options)
 		return;
@@ -82,7 +89,7 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 
 	e->requested_backend = o->backend;
 	if (o->backend == CLWARP_BACKEND_AUTO && (v = env(o, "CLWARP_BACKEND"))) {
-		status = clwarp_backend_from_name(v, &e->requested_backend);
+		status = backend_from_name(v, &e->requested_backend);
 		if (status != CLWARP_OK)
 			return set_error(status, "CLWARP_BACKEND=\"%s\": expected auto, khr, intel, nv or local", v);
 	}
@@ -144,7 +151,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL output pointer");
 	*out = NULL;
 	if (!options) {
-		clwarp_engine_options_init(&defaults);
+		engine_options_init(&defaults);
 		options = &defaults;
 	}
 	if (options->flags & ~CLWARP_ENGINE_KNOWN_FLAGS)

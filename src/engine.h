@@ -71,6 +71,9 @@ struct clwarp_engine {
 };
 
 
+/* The defaults, as clwarp_engine_options_init(). */
+void engine_options_init(clwarp_engine_options *options);
+
 /* clwarp_engine_new and clwarp_engine_free without the public entry's
  * error reset, for the library's own callers (src/group.c). */
 clwarp_status engine_new(const clwarp_engine_options *options, clwarp_engine **engine);

@@ -39,7 +39,7 @@ set_cl_error(cl_int err, const char *what)
 	else if (err == CL_INVALID_BUFFER_SIZE || err == CL_MEM_OBJECT_ALLOCATION_FAILURE ||
 		 err == CL_OUT_OF_RESOURCES)
 		status = CLWARP_ERROR_TOO_LARGE;
-	return set_error(status, "%s: %s", what, clwarp_cl_error_to_str(err));
+	return set_error(status, "%s: %s", what, cl_error_name(err));
 }
 
 clwarp_status
@@ -56,16 +56,28 @@ clear_error(void)
 	last_cl_error = CL_SUCCESS;
 }
 
+const char *
+error_message(void)
+{
+	return last_message;
+}
+
+cl_int
+error_cl_code(void)
+{
+	return last_cl_error;
+}
+
 CLWARP_EXPORT const char *
 clwarp_last_error(void)
 {
-	return last_message;
+	return error_message();
 }
 
 CLWARP_EXPORT cl_int
 clwarp_last_cl_error(void)
 {
-	return last_cl_error;
+	return error_cl_code();
 }
 
 CLWARP_EXPORT const char *
@@ -89,8 +101,8 @@ clwarp_status_to_str(clwarp_status status)
 	return "unknown status";
 }
 
-CLWARP_EXPORT const char *
-clwarp_cl_error_to_str(cl_int err)
+const char *
+cl_error_name(cl_int err)
 {
 #define CASE(e) case e: return #e
 	switch (err) {
@@ -156,4 +168,10 @@ clwarp_cl_error_to_str(cl_int err)
 	}
 #undef CASE
 	return "CL_UNKNOWN_ERROR";
+}
+
+CLWARP_EXPORT const char *
+clwarp_cl_error_to_str(cl_int err)
+{
+	return cl_error_name(err);
 }

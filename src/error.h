@@ -19,4 +19,12 @@ clwarp_status set_error_state(clwarp_status status, cl_int cl_error, const char 
 /* Forget the last error (at the start of a public call). */
 void clear_error(void);
 
+/* This thread's last message and OpenCL code, as clwarp_last_error() and
+ * clwarp_last_cl_error() give them. */
+const char *error_message(void);
+cl_int error_cl_code(void);
+
+/* "CL_OUT_OF_RESOURCES" for -5, as clwarp_cl_error_to_str(). */
+const char *cl_error_name(cl_int err);
+
 #endif

@@ -21,7 +21,7 @@
 clwarp_status
 group_device_error(const clwarp_group *g, size_t i, clwarp_status status)
 {
-	char *why = xstrdup(clwarp_last_error());
+	char *why = xstrdup(error_message());
 	const clwarp_device_info *info = &g->engines[i]->info;
 
 	set_error(status, "device %zu (%u:%u %s): %s", i, g->ids[i].platform, g->ids[i].device,
@@ -48,8 +48,8 @@ worker_main(void *arg)
 	clear_error();
 	w->status = w->fn(w->ctx, w->index);
 	if (w->status != CLWARP_OK) {
-		w->cl_error = clwarp_last_cl_error();
-		w->message = xstrdup(clwarp_last_error());
+		w->cl_error = error_cl_code();
+		w->message = xstrdup(error_message());
 	}
 	return NULL;
 }
@@ -277,7 +277,7 @@ clwarp_group_new(const char *devices, const clwarp_engine_options *options, clwa
 	if (options)
 		opts = *options;
 	else
-		clwarp_engine_options_init(&opts);
+		engine_options_init(&opts);
 	if (!devices || !*devices) {
 		const char *env = (opts.flags & CLWARP_ENGINE_NO_ENVIRONMENT) ? NULL : getenv("CLWARP_DEVICES");
 		struct device_index_pair gpu;
@@ -300,7 +300,7 @@ clwarp_group_new(const char *devices, const clwarp_engine_options *options, clwa
 	status = parse_devices(g, devices);
 	if (status != CLWARP_OK && devices == getenv("CLWARP_DEVICES")) {
 		/* Say where the list came from: the caller may not know it is set. */
-		char *why = xstrdup(clwarp_last_error());
+		char *why = xstrdup(error_message());
 
 		set_error(status, "CLWARP_DEVICES=\"%s\": %s", devices, why ? why : "");
 		free(why);
@@ -320,7 +320,7 @@ clwarp_group_new(const char *devices, const clwarp_engine_options *options, clwa
 		g->weights[i] = 1.0;
 		status = engine_new(&opts, &g->engines[i]);
 		if (status != CLWARP_OK) {
-			char *why = xstrdup(clwarp_last_error());
+			char *why = xstrdup(error_message());
 
 			set_error(status, "device %zu (%s): %s", i, spec, why ? why : "");
 			free(why);

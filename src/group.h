@@ -50,6 +50,9 @@ clwarp_status group_check_offsets(const clwarp_group *group, const char *fn, con
 clwarp_status group_buffers_new(clwarp_group *group, cl_mem_flags flags, const size_t *bytes,
 				cl_mem *buffers);
 
+/* Release and clear buffers[0..count), as clwarp_group_release_buffers(). */
+void group_release_buffers(const clwarp_group *group, cl_mem *buffers);
+
 /* Wait for and release every event in events[0..count) that is not NULL,
  * within the group's time limit. The first that failed or timed out gives
  * the error, naming its device. */

@@ -91,7 +91,7 @@ slice_totals(clwarp_group *g, const char *fn, clwarp_type type, clwarp_op op, co
 	     const size_t *offsets, size_t last, union algo_value *totals)
 {
 	cl_event reads[CLWARP_GROUP_MAX_DEVICES] = { 0 };
-	size_t size = clwarp_type_size(type);
+	size_t size = algo_type_size(type);
 	clwarp_status status = CLWARP_OK;
 
 	for (size_t i = 0; i < last && status == CLWARP_OK; i++) {
@@ -156,7 +156,7 @@ clwarp_group_reduce(clwarp_group *g, clwarp_type type, clwarp_op op, const cl_me
 	}
 	if (!any)
 		algo_identity(type, op, &acc);  /* n = 0, as clwarp_reduce writes it */
-	memcpy(result, &acc, clwarp_type_size(type));
+	memcpy(result, &acc, algo_type_size(type));
 	return CLWARP_OK;
 }
 

@@ -42,7 +42,7 @@ build_one(void *ctx, size_t i)
 		job->logs[i] = info.log;
 		info.log = NULL;
 	}
-	clwarp_build_info_clear(&info);
+	build_info_clear(&info);
 	return status;
 }
 
@@ -276,13 +276,13 @@ group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *bytes, cl_m
 		if (err != CL_SUCCESS) {
 			buffers[i] = NULL;
 			set_cl_error(err, "clCreateBuffer");
-			status = group_device_error(g, i, clwarp_last_cl_error() == CL_OUT_OF_HOST_MEMORY ?
+			status = group_device_error(g, i, error_cl_code() == CL_OUT_OF_HOST_MEMORY ?
 								  CLWARP_ERROR_OUT_OF_MEMORY :
 								  CLWARP_ERROR_TOO_LARGE);
 		}
 	}
 	if (status != CLWARP_OK)
-		clwarp_group_release_buffers(g, buffers);
+		group_release_buffers(g, buffers);
 	return status;
 }
 
@@ -299,6 +299,12 @@ clwarp_group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *byte
 
 CLWARP_EXPORT void
 clwarp_group_release_buffers(const clwarp_group *g, cl_mem *buffers)
+{
+	group_release_buffers(g, buffers);
+}
+
+void
+group_release_buffers(const clwarp_group *g, cl_mem *buffers)
 {
 	for (size_t i = 0; g && buffers && i < g->count; i++) {
 		if (buffers[i])
@@ -384,7 +390,7 @@ clwarp_group_scatter(clwarp_group *g, const void *host, size_t element_size,
 	if (status == CLWARP_OK)
 		status = transfer(g, fn, true, (void *)host, element_size, offsets, buffers);
 	if (status != CLWARP_OK)
-		clwarp_group_release_buffers(g, buffers);
+		group_release_buffers(g, buffers);
 	return status;
 }
 

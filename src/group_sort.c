@@ -368,9 +368,9 @@ group_sort(struct sort_job *j)
 		status = sort_slices(j, j->out_keys, j->value_type >= 0 ? j->out_values : NULL, bucket,
 				     sorted);
 	if (status != CLWARP_OK) {
-		clwarp_group_release_buffers(j->g, j->out_keys);
+		group_release_buffers(j->g, j->out_keys);
 		if (j->value_type >= 0)
-			clwarp_group_release_buffers(j->g, j->out_values);
+			group_release_buffers(j->g, j->out_values);
 	}
 	free(samples);
 	free(raw);
@@ -404,8 +404,8 @@ sort_call(struct sort_job *j)
 				   j->value_type);
 	if (status != CLWARP_OK)
 		return status;
-	j->ksize = clwarp_type_size(j->key_type);
-	j->vsize = j->value_type >= 0 ? clwarp_type_size((clwarp_type)j->value_type) : 0;
+	j->ksize = algo_type_size(j->key_type);
+	j->vsize = j->value_type >= 0 ? algo_type_size((clwarp_type)j->value_type) : 0;
 	status = algo_sort_bit_range(j->fn, j->flags, (unsigned)(8 * j->ksize), &j->begin, &j->end);
 	if (status != CLWARP_OK)
 		return status;

@@ -100,6 +100,12 @@ clwarp_kernel_free(clwarp_kernel *kernel)
 CLWARP_EXPORT cl_kernel
 clwarp_kernel_cl(const clwarp_kernel *kernel)
 {
+	return kernel_cl(kernel);
+}
+
+cl_kernel
+kernel_cl(const clwarp_kernel *kernel)
+{
 	return kernel ? kernel->kernel : NULL;
 }
 
@@ -216,7 +222,7 @@ check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local
 	if (prog->uses_warp && total % warp != 0)
 		return set_error(CLWARP_ERROR_WARP_CONTRACT,
 				 "kernel %s uses warp functions: its work-group size %zu is not a multiple of the warp size %u (%s backend)",
-				 kernel->name, total, warp, clwarp_backend_name(prog->config.backend));
+				 kernel->name, total, warp, backend_name(prog->config.backend));
 	if (prog->config.native && prog->uses_warp) {
 		clwarp_status status = check_native_width(kernel, dims, local);
 

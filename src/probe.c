@@ -96,7 +96,7 @@ probe_launch(clwarp_program *prog, const char *name, cl_mem buffer, char *why, s
 		status = kernel_launch(kernel, 1, &global, &local, NULL);
 	kernel_free(kernel);
 	if (status != CLWARP_OK)
-		snprintf(why, why_size, "running %s: %s", name, clwarp_last_error());
+		snprintf(why, why_size, "running %s: %s", name, error_message());
 	return status == CLWARP_OK;
 }
 
@@ -112,12 +112,12 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 
 	if (program_build_flags(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL,
 				config, PROGRAM_BUILD_MEMORY_ONLY, NULL, &prog, NULL) != CLWARP_OK) {
-		snprintf(why, why_size, "%s", clwarp_last_error());
+		snprintf(why, why_size, "%s", error_message());
 		return false;
 	}
 	out = calloc(1, bytes);
 	if (!out || buffer_new(engine, CL_MEM_READ_WRITE, bytes, out, &buffer) != CLWARP_OK) {
-		snprintf(why, why_size, "probe buffer: %s", out ? clwarp_last_error() : "out of memory");
+		snprintf(why, why_size, "probe buffer: %s", out ? error_message() : "out of memory");
 		goto out;
 	}
 	if (!probe_launch(prog, "clwarp_probe_info", buffer, why, why_size) ||
@@ -209,7 +209,7 @@ width_launch(clwarp_engine *e, cl_kernel kernel, cl_mem buffer, const size_t *lo
 					  0, NULL, NULL);
 	if (err != CL_SUCCESS) {
 		snprintf(why, why_size, "the sub-group width kernel failed at local size %s: %s", shape,
-			 clwarp_cl_error_to_str(err));
+			 cl_error_name(err));
 		return false;
 	}
 	w = out[0];
@@ -228,7 +228,7 @@ width_launch(clwarp_engine *e, cl_kernel kernel, cl_mem buffer, const size_t *lo
 	err = device_kernel_sub_group_size(&e->info, e->device, kernel, 2, local, &query);
 	if (err != CL_SUCCESS) {
 		snprintf(why, why_size, "clGetKernelSubGroupInfo: %s, so kernels cannot be checked",
-			 clwarp_cl_error_to_str(err));
+			 cl_error_name(err));
 		return false;
 	}
 	if (query != w) {
@@ -265,7 +265,7 @@ probe_native_width(clwarp_engine *e, bool cl_std_30, unsigned *width, char *why,
 		kernel = clCreateKernel(program, "clwarp_native_width", &err);
 	if (err != CL_SUCCESS) {
 		snprintf(why, why_size, "building the sub-group width kernel: %s",
-			 clwarp_cl_error_to_str(err));
+			 cl_error_name(err));
 		goto out;
 	}
 	out = calloc(WIDTH_MAX_ITEMS * 4, sizeof(cl_uint));
@@ -274,7 +274,7 @@ probe_native_width(clwarp_engine *e, bool cl_std_30, unsigned *width, char *why,
 	if (!out || err != CL_SUCCESS ||
 	    (err = clSetKernelArg(kernel, 0, sizeof(buffer), &buffer)) != CL_SUCCESS) {
 		snprintf(why, why_size, "sub-group width buffer: %s",
-			 out ? clwarp_cl_error_to_str(err) : "out of memory");
+			 out ? cl_error_name(err) : "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < WIDTH_SHAPES; i++) {

@@ -32,6 +32,12 @@ clwarp_build_source_name(clwarp_build_source source)
 CLWARP_EXPORT void
 clwarp_build_info_clear(clwarp_build_info *info)
 {
+	build_info_clear(info);
+}
+
+void
+build_info_clear(clwarp_build_info *info)
+{
 	if (!info)
 		return;
 	free(info->log);
@@ -165,7 +171,7 @@ load_from_disk(clwarp_engine *engine, const uint8_t key[32], const char *options
 		err = binary_status;
 	if (err != CL_SUCCESS) {
 		log_info(&engine->logger, "the driver rejected a cached binary (%s); rebuilding from source",
-			 clwarp_cl_error_to_str(err));
+			 cl_error_name(err));
 		if (program)
 			clReleaseProgram(program);
 		diskcache_remove(&engine->disk, key, "bin");

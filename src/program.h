@@ -6,6 +6,9 @@
 #include "engine.h"
 #include "filestamp.h"
 
+/* Free the log and zero the rest, as clwarp_build_info_clear(). */
+void build_info_clear(clwarp_build_info *info);
+
 /*
  * Build `text` for the engine's device with warp backend `config`. `name`
  * is the file name compiler messages use; `dir` is where relative
