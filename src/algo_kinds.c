@@ -1,11 +1,29 @@
-/* Device-wide algorithms: what differs by kind of variant, its work-group
- * shape and the defines its kernel file reads beyond common.cl's. */
+/* Device-wide algorithms: the element types, what differs by kind of
+ * variant, its work-group shape and the defines its kernel file reads
+ * beyond common.cl's. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "algo.h"
 
 #include "error.h"
 #include "util.h"
+
+/* Every element type: its OpenCL C name, size, limits and bits type. */
+const struct type_desc algo_types[ALGO_TYPE_COUNT] = {
+	[CLWARP_TYPE_INT] = { "int", 4, "INT_MAX", "INT_MIN", false, true, "uint" },
+	[CLWARP_TYPE_UINT] = { "uint", 4, "UINT_MAX", "0u", false, false, "uint" },
+	[CLWARP_TYPE_LONG] = { "long", 8, "LONG_MAX", "LONG_MIN", false, true, "ulong" },
+	[CLWARP_TYPE_ULONG] = { "ulong", 8, "ULONG_MAX", "0ul", false, false, "ulong" },
+	[CLWARP_TYPE_FLOAT] = { "float", 4, "INFINITY", "-INFINITY", true, false, "uint" },
+	[CLWARP_TYPE_DOUBLE] = { "double", 8, "(double)INFINITY", "-(double)INFINITY", true, false,
+				 "ulong" },
+	[CLWARP_TYPE_CHAR] = { "char", 1, "CHAR_MAX", "CHAR_MIN", false, true, "uchar" },
+	[CLWARP_TYPE_UCHAR] = { "uchar", 1, "UCHAR_MAX", "(uchar)0", false, false, "uchar" },
+	[CLWARP_TYPE_SHORT] = { "short", 2, "SHRT_MAX", "SHRT_MIN", false, true, "ushort" },
+	[CLWARP_TYPE_USHORT] = { "ushort", 2, "USHRT_MAX", "(ushort)0", false, false, "ushort" },
+};
+
+const char *const algo_op_names[3] = { "add", "min", "max" };
 
 /* The unsigned integer type of `size` bytes (1, 2, 4 or 8). */
 static const char *

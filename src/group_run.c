@@ -10,6 +10,7 @@
 #include "algo.h"
 #include "error.h"
 #include "kernel.h"
+#include "build.h"
 #include "program.h"
 #include "util.h"
 

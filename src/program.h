@@ -34,13 +34,6 @@ clwarp_status program_build_flags(clwarp_engine *engine, const char *text, const
 				  struct file_stamps *stamps, clwarp_program **program,
 				  clwarp_build_info *info);
 
-/* clwarp_program_build_source and clwarp_program_build_file without the
- * public entries' error reset (the memo, the file read, then program_build). */
-clwarp_status program_build_text(clwarp_engine *engine, const char *source, const char *name,
-				 const char *options, clwarp_program **program,
-				 clwarp_build_info *info);
-clwarp_status program_build_path(clwarp_engine *engine, const char *path, const char *options,
-				 clwarp_program **program, clwarp_build_info *info);
 /* Release every program of the engine (at engine teardown). */
 void program_free_all(clwarp_engine *engine);
 
