@@ -477,7 +477,7 @@ START_TEST(test_threads_one_engine)
 	cache = strdup(path);
 	e = test_engine(cache);
 	info = clwarp_engine_device_info(e);
-	/* Oclgrind is not thread-safe (tests/test-algorithms.c, test_threads). */
+	/* Oclgrind is not thread-safe (tests/test-algorithms-calls.c, test_threads). */
 	if (!strstr(info->platform_name, "Oclgrind") && !strstr(info->name, "Oclgrind")) {
 		snprintf(path, sizeof(path), "%s/inc/shared.cl", dir);
 		ck_assert_clwarp_ok(clwarp_program_build_source(e, shared_source, "shared.cl", "-DADD=0", &p, NULL));

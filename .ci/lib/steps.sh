@@ -1,0 +1,167 @@
+# shellcheck shell=bash
+# The steps of .ci/run that run on the Debian 12 host itself, which sources
+# this file (uses its SRC, WORK and lib/common.sh): install, the gcc,
+# clang, fuzz, sanitizer and ThreadSanitizer builds and their tests, the
+# README's demo, valgrind.
+
+# The step functions are called through run_step, which shellcheck cannot
+# follow (it would flag every one of them as unreachable).
+# shellcheck disable=SC2317
+
+# Packages.  --no-install-recommends keeps the install small and makes every
+# real dependency explicit here instead of arriving by accident.
+readonly HOST_PACKAGES=(
+	meson ninja-build pkg-config python3   # build system (kernels/embed.py needs python3)
+	gcc libc6-dev check                    # compiler (libasan/libubsan come with gcc) + test framework
+	clang                                  # second compiler (build only), and the fuzz targets' compiler
+	libclang-rt-14-dev                     # libFuzzer and clang's ASan/UBSan runtimes (fuzz step)
+	ocl-icd-opencl-dev opencl-c-headers    # libOpenCL.so (ICD loader) + CL/cl.h
+	pocl-opencl-icd                        # the OpenCL platform the tests run on: PoCL 3.1
+	oclgrind valgrind                      # dynamic checkers
+	debootstrap debian-archive-keyring     # Debian 13 root; the keyring carries trixie's release key
+	mount                                  # mount/umount for the chroot's bind mounts
+	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
+)
+
+# --------------------------------------------------------------------------
+# Steps
+# --------------------------------------------------------------------------
+step_install() {
+	# Retries: a fresh machine's first contact with the mirror is the most
+	# likely thing to flake.
+	apt-get -q -o Acquire::Retries=3 update
+	apt-get -q -o Acquire::Retries=3 -o Dpkg::Use-Pty=0 install -y --no-install-recommends \
+		"${HOST_PACKAGES[@]}"
+	gcc --version | head -n1
+	clang --version | head -n1
+	meson --version
+	printf 'pocl-opencl-icd %s, oclgrind %s, valgrind %s\n' "$(pocl_version)" \
+		"$(dpkg-query -W -f='${Version}' oclgrind)" "$(valgrind --version)"
+	ls -l /etc/OpenCL/vendors/
+}
+
+# The gcc and sanitizer builds share one test cache folder: programs the
+# first suite compiled are disk hits for the second, whose job is to check
+# the host code (the compile path stays covered by the tests that use
+# fresh cache folders of their own).
+readonly TEST_CACHE=$WORK/test-cache
+
+step_build() {
+	rm -rf "$TEST_CACHE"
+	meson_setup build -Dwerror=true -Dtest_cache_dir="$TEST_CACHE"
+	meson compile -C build
+}
+
+# The README's two commands, as a user types them (build/ is configured
+# already, so tools/setup-debian.sh only checks the packages).
+readonly README_TEST_COMMAND='sh tools/setup-debian.sh && meson test -C build --print-errorlogs'
+readonly README_DEMO_COMMAND='sh tools/setup-debian.sh && meson compile -C build && build/tools/clwarp-run kernels/examples/neighbor_difference.cl'
+
+step_test() {
+	grep -qF "$README_TEST_COMMAND" README.md || { echo "README.md no longer gives: $README_TEST_COMMAND" >&2; return 1; }
+	# Pin the backend PoCL 3.1 is expected to get: a silent change of the
+	# automatic choice then fails instead of testing something else.
+	# The cache torture test (in the README's command) gets 30 s of rounds
+	# here instead of 90 (it still runs at least six, one per folder
+	# fault), to keep CI within its time.
+	CLWARP_BACKEND=local CLWARP_TORTURE_SECONDS=30 sh -c "$README_TEST_COMMAND"
+	# PoCL is a CPU device, so the sort above took its wait-free passes;
+	# the look-back passes (Onesweep, the default on GPUs, which CI does
+	# not have) again, at the reduced sizes: every kernel path, pairs,
+	# several calls in flight, the narrow and wide local warps.
+	CLWARP_BACKEND=local CLWARP_ALGO_TUNING=sort_lookback=1 CLWARP_TEST_QUICK=1 \
+		CLWARP_TEST_ONLY=test_sort_small,test_sort_pairs,test_sort_events,test_sort_local_widths \
+		meson test -C build --print-errorlogs --suite sort
+}
+
+step_demo() {
+	grep -qF "$README_DEMO_COMMAND" README.md || { echo "README.md no longer gives: $README_DEMO_COMMAND" >&2; return 1; }
+	local out
+	out=$(CLWARP_BACKEND=local sh -c "$README_DEMO_COMMAND")
+	echo "$out"
+	# The README promises these values.
+	grep -qx 'arg1: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0' <<<"$out"
+}
+
+step_clang() {
+	CC=clang meson_setup build-clang -Dwerror=true -Dtests=false -Dbench=false
+	meson compile -C build-clang
+}
+
+step_fuzz() {
+	# The parsers of untrusted text under libFuzzer with ASan and UBSan
+	# (tests/fuzz, docs/reliability.md): each target runs its regression
+	# inputs, then fuzzes from its seed corpus for CLWARP_FUZZ_SECONDS.
+	# 60 s each, all five at once, so the step costs one minute of wall
+	# time whatever the core count (on 2 cores each target gets about
+	# 24 s of CPU); longer runs by hand (docs/reliability.md).
+	local targets
+	CC=clang meson_setup build-fuzz -Dfuzz=true -Dtests=false -Dbench=false
+	meson compile -C build-fuzz
+	targets=$(meson test -C build-fuzz --suite fuzz --list | wc -l)
+	CLWARP_FUZZ_SECONDS=${CLWARP_FUZZ_SECONDS:-60} \
+		meson test -C build-fuzz --suite fuzz --num-processes "$targets" --print-errorlogs
+}
+
+step_sanitizers() {
+	# gcc's ASan/UBSan.  b_lundef=false: sanitized shared objects have
+	# undefined references to the runtime, resolved at load time.
+	# -fno-omit-frame-pointer: ASan's fast unwinder walks frame pointers, so
+	# an allocation's stack shows our callers, not only the function that
+	# called malloc.  No benchmarks: they do not run here.
+	meson_setup build-san -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
+		-Dc_args=-fno-omit-frame-pointer -Dbench=false -Dtest_cache_dir="$TEST_CACHE"
+	meson compile -C build-san
+	# halt_on_error: the first report ends the test process, so Check counts
+	#   the test as failed (Check's fork mode: one process per test).
+	# The fast unwinder (ASan's default) records allocations: libpocl and
+	#   libLLVM have no frame pointers, so their stacks end inside them and
+	#   tests/lsan.supp names those two libraries. The slow unwinder
+	#   (fast_unwind_on_malloc=0), used until 2026-11-24 to tell leaked
+	#   OpenCL objects of ours from PoCL's own leaks, made the step 3-5x
+	#   slower (every malloc in LLVM's kernel compiles unwound) and bought
+	#   nothing: PoCL 3.1 keeps every cl_mem, cl_kernel and cl_program
+	#   reachable from its own lists, so LeakSanitizer reports none of them
+	#   with either unwinder (tests/lsan.supp says how that was checked).
+	#   Leaks of memory our code allocates are reported as before.
+	# print_suppressions=1: the log shows which suppressions matched.
+	# CLWARP_TEST_QUICK: the conformance and algorithm suites take their
+	#   reduced size matrix; every host code path is still taken.
+	# The torture test runs in the test step: here its many processes
+	#   would each run under ASan. The thread stress test runs under
+	#   ThreadSanitizer in its own step (under ASan it took 77 s with no
+	#   report, docs/reliability-threads.md).
+	# (run_step runs this function in a subshell: the exports stay here.)
+	export ASAN_OPTIONS=halt_on_error=1:detect_leaks=1
+	export LSAN_OPTIONS="suppressions=$SRC/tests/lsan.supp:print_suppressions=1"
+	export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	local tests=() name
+	while read -r name; do
+		[[ $name == torture || $name == threads ]] || tests+=("$name")
+	done < <(meson test -C build-san --list 2>/dev/null | sed -n 's|^clwarp:[^ ]* / ||p')
+	CLWARP_BACKEND=local CLWARP_TEST_QUICK=1 \
+		meson test -C build-san --print-errorlogs --timeout-multiplier 3 "${tests[@]}"
+}
+
+step_threads() {
+	# tests/test-threads.c under gcc's ThreadSanitizer: several threads
+	# building, looking up, launching, reading and running algorithms on one
+	# engine; any report fails (docs/reliability-threads.md, which also
+	# shows that TSan does see our races through PoCL). libpocl and LLVM
+	# are not instrumented and need no suppressions.
+	# CK_FORK=no: one process, so a report is the test's exit status 66.
+	# The plain build ran the same test in the test step, so PoCL's kernel
+	# cache is warm here (38 s instead of 86 s cold).
+	meson_setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dbench=false
+	meson compile -C build-tsan tests/test-threads
+	CK_FORK=no CLWARP_BACKEND=local TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		meson test -C build-tsan --no-rebuild --print-errorlogs --suite threads
+}
+
+step_valgrind() {
+	# The 'valgrind' setup (tests/meson.build) adds memcheck with
+	# --error-exitcode and tests/valgrind.supp.  Only the unit suite: a
+	# single kernel compile by PoCL's LLVM takes over a minute under
+	# memcheck, which rules out the engine suite.
+	meson test -C build --setup valgrind --suite unit --print-errorlogs
+}
