@@ -47,7 +47,8 @@ struct algo_tuning {
 	unsigned runs_wait;        /* the same for run-length encode and reduce by key */
 	unsigned runs_poll;
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
-	unsigned sort_pairs_items; /* sort_items for pairs (0: 20 on nv, sort_items elsewhere) */
+	unsigned sort_pairs_items; /* sort_items for pairs (0: 24 on nv, sort_items elsewhere) */
+	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 20 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: the compiler's choice) */
 };
 

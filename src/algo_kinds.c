@@ -71,7 +71,8 @@ sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
 }
 
 /* The sort's work-group and tile: 256 work-items (one per digit) and
- * sort_items keys each (16), half that for 8-byte keys or values, fewer
+ * sort_items keys each (16; sort_pairs_items for pairs, sort_wide_items
+ * for 8-byte keys alone), half that for 8-byte keys or values, fewer
  * where local memory is short. */
 static clwarp_status
 sort_shape(const clwarp_engine *engine, const struct algorithms *a,
@@ -83,7 +84,8 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 
 	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = v->value_type >= 0 ? a->tuning.sort_pairs_items : a->tuning.sort_items;
+	items = v->value_type >= 0 ? a->tuning.sort_pairs_items
+	      : stage == 8 ? a->tuning.sort_wide_items : a->tuning.sort_items;
 	if (stage == 8)
 		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {

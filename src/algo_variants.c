@@ -46,6 +46,7 @@ static const struct algo_tuning default_tuning = {
 	.partition_poll = 350,
 	.sort_lookback = SORT_LOOKBACK_AUTO,
 	.sort_pairs_items = 0,
+	.sort_wide_items = 0,
 	.sort_regs = 0,
 };
 
@@ -92,6 +93,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
 		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
 		{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
+		{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
 		/* Registers per work-item of the sort kernels on nv (0: no cap). */
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 	};
@@ -109,7 +111,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_regs",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -169,9 +171,14 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	if (!tuning.runs_vectors)
 		tuning.runs_vectors = nv ? 8 : 4;
 	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
-	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16). */
+	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16);
+	 * 256 x 24 then 0.94x that of 256 x 20, and 8-byte keys alone 256 x 10
+	 * (sort_wide_items 20) 0.89x that of 256 x 8 (2^28 ulong keys; both
+	 * with 32-bit look-back words, bench/results/h100-sort-3). */
 	if (!tuning.sort_pairs_items)
-		tuning.sort_pairs_items = nv ? 20 : tuning.sort_items;
+		tuning.sort_pairs_items = nv ? 24 : tuning.sort_items;
+	if (!tuning.sort_wide_items)
+		tuning.sort_wide_items = nv ? 20 : tuning.sort_items;
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
