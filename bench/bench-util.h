@@ -35,13 +35,14 @@ bench_median(double *v, int n)
 
 /* ---- hist-rle-bench.c and cub-hist-rle-bench.cu: the same cases and data on both sides. */
 
-enum bench_hr_kind { BENCH_HIST, BENCH_RLE };
+enum bench_hr_kind { BENCH_HIST, BENCH_RLE, BENCH_RBK, BENCH_UNIQUE };
 
 /* Histograms of uint samples uniform in [0, 2^24) with 256, 1024 and 4096
  * bins (bin widths powers of two), of uint samples in [0, 10^6) with 256
  * bins (a width that is not a whole number), of float samples in [0, 1)
- * with 256 bins; run-length encoding of uint keys in runs of 1, 4 and 64
- * on average. */
+ * with 256 bins; run-length encoding and reduce by key (uint values
+ * summed) of uint keys in runs of 1, 4 and 64 on average, unique of keys
+ * in runs of 4. */
 static const struct bench_hr_case {
 	const char *op, *type;
 	enum bench_hr_kind kind;
@@ -56,6 +57,10 @@ static const struct bench_hr_case {
 	{ "rle1", "uint", BENCH_RLE, 1, 0 },
 	{ "rle4", "uint", BENCH_RLE, 4, 0 },
 	{ "rle64", "uint", BENCH_RLE, 64, 0 },
+	{ "rbk1", "uint", BENCH_RBK, 1, 0 },
+	{ "rbk4", "uint", BENCH_RBK, 4, 0 },
+	{ "rbk64", "uint", BENCH_RBK, 64, 0 },
+	{ "unique4", "uint", BENCH_UNIQUE, 4, 0 },
 };
 #define BENCH_HR_CASES (sizeof(bench_hr_cases) / sizeof(bench_hr_cases[0]))
 
@@ -89,6 +94,13 @@ bench_rle_keys(uint32_t *out, size_t n, unsigned avg, uint64_t seed)
 		runs++;
 	}
 	return runs;
+}
+
+/* Reduce by key's values: a hash of the index. */
+static inline uint32_t
+bench_rbk_value(size_t i)
+{
+	return (uint32_t)i * 2654435761u;
 }
 
 #endif
