@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline uint64_t
 bench_splitmix(uint64_t *s)
@@ -31,6 +32,18 @@ bench_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), bench_by_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Whether `name` is one of the comma-separated names of `list`. */
+static inline int
+bench_in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+			return 1;
+	return 0;
 }
 
 /* ---- hist-rle-bench.c and cub-hist-rle-bench.cu: the same cases and data on both sides. */

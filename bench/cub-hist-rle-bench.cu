@@ -10,7 +10,8 @@
 // call; the temporary storage is allocated once per size, outside the
 // timing. Histograms count in unsigned int with the level type equal to
 // the sample type (uint or float), as clwarp_histogram does. Each result
-// is checked against the host. TSV rows: device backend op type n
+// is checked against the host. --only takes a comma-separated list of
+// cases. TSV rows: device backend op type n
 // median_ms gbps, backend "cub".
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
@@ -176,7 +177,7 @@ int main(int argc, char **argv)
 	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
 	printf("%-11s %-6s %5s %12s %10s\n", "op", "type", "log2", "median ms", "GB/s");
 	for (const bench_hr_case &c : bench_hr_cases) {
-		if (only && strcmp(only, c.op) != 0)
+		if (only && !bench_in_list(only, c.op))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2)
 			run(c, l, reps, tsv, prop.name);

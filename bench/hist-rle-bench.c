@@ -16,7 +16,7 @@
  * command (the engine's queue has CLWARP_ENGINE_PROFILING), as sort-bench
  * does; medians. Every result is checked against the host once per size
  * (--no-check 1 skips that, for diagnostic builds).
- * TSV rows: device backend op type n median_ms gbps, GB/s of samples or
+ * --only takes a comma-separated list of cases. TSV rows: device backend op type n median_ms gbps, GB/s of samples or
  * keys read.
  */
 #include <stdbool.h>
@@ -200,7 +200,7 @@ main(int argc, char **argv)
 	for (size_t ci = 0; ci < BENCH_HR_CASES; ci++) {
 		const struct bench_hr_case *c = &bench_hr_cases[ci];
 
-		if (only && strcmp(only, c->op) != 0)
+		if (only && !bench_in_list(only, c->op))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
