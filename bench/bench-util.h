@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline uint64_t
 bench_splitmix(uint64_t *s)
@@ -33,15 +34,28 @@ bench_median(double *v, int n)
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* Whether `name` is one of the comma-separated names of `list`. */
+static inline int
+bench_in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+		if (!strncmp(p, name, len) && (p[len] == ',' || p[len] == '\0'))
+			return 1;
+	return 0;
+}
+
 /* ---- hist-rle-bench.c and cub-hist-rle-bench.cu: the same cases and data on both sides. */
 
-enum bench_hr_kind { BENCH_HIST, BENCH_RLE };
+enum bench_hr_kind { BENCH_HIST, BENCH_RLE, BENCH_RBK, BENCH_UNIQUE };
 
 /* Histograms of uint samples uniform in [0, 2^24) with 256, 1024 and 4096
  * bins (bin widths powers of two), of uint samples in [0, 10^6) with 256
  * bins (a width that is not a whole number), of float samples in [0, 1)
- * with 256 bins; run-length encoding of uint keys in runs of 1, 4 and 64
- * on average. */
+ * with 256 bins; run-length encoding and reduce by key (uint values
+ * summed) of uint keys in runs of 1, 4 and 64 on average, unique of keys
+ * in runs of 4. */
 static const struct bench_hr_case {
 	const char *op, *type;
 	enum bench_hr_kind kind;
@@ -56,6 +70,10 @@ static const struct bench_hr_case {
 	{ "rle1", "uint", BENCH_RLE, 1, 0 },
 	{ "rle4", "uint", BENCH_RLE, 4, 0 },
 	{ "rle64", "uint", BENCH_RLE, 64, 0 },
+	{ "rbk1", "uint", BENCH_RBK, 1, 0 },
+	{ "rbk4", "uint", BENCH_RBK, 4, 0 },
+	{ "rbk64", "uint", BENCH_RBK, 64, 0 },
+	{ "unique4", "uint", BENCH_UNIQUE, 4, 0 },
 };
 #define BENCH_HR_CASES (sizeof(bench_hr_cases) / sizeof(bench_hr_cases[0]))
 
@@ -89,6 +107,13 @@ bench_rle_keys(uint32_t *out, size_t n, unsigned avg, uint64_t seed)
 		runs++;
 	}
 	return runs;
+}
+
+/* Reduce by key's values: a hash of the index. */
+static inline uint32_t
+bench_rbk_value(size_t i)
+{
+	return (uint32_t)i * 2654435761u;
 }
 
 #endif

@@ -1,5 +1,6 @@
-// cub::DeviceHistogram::HistogramEven and cub::DeviceRunLengthEncode::Encode
-// per size: the CUDA counterpart of hist-rle-bench.c.
+// cub::DeviceHistogram::HistogramEven, cub::DeviceRunLengthEncode::Encode,
+// cub::DeviceReduce::ReduceByKey (sums) and cub::DeviceSelect::Unique per
+// size: the CUDA counterpart of hist-rle-bench.c.
 // SPDX-License-Identifier: MIT
 //
 // Usage: cub-hist-rle-bench [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--tsv FILE]
@@ -9,9 +10,11 @@
 // call; the temporary storage is allocated once per size, outside the
 // timing. Histograms count in unsigned int with the level type equal to
 // the sample type (uint or float), as clwarp_histogram does. Each result
-// is checked against the host. TSV rows: device backend op type n
+// is checked against the host. --only takes a comma-separated list of
+// cases. TSV rows: device backend op type n
 // median_ms gbps, backend "cub".
 #include <cub/cub.cuh>
+#include <cuda/std/functional>
 
 #include <cstdint>
 #include <cstdio>
@@ -32,10 +35,15 @@
 
 // One call of CUB (temp == nullptr: the size query).
 static void cub_call(const bench_hr_case &c, void *temp, size_t &temp_bytes, const uint32_t *in,
-		     uint32_t *out, uint32_t *counts, int *num, int n)
+		     const uint32_t *vals, uint32_t *out, uint32_t *counts, int *num, int n)
 {
 	if (c.kind == BENCH_RLE)
 		CHECK(cub::DeviceRunLengthEncode::Encode(temp, temp_bytes, in, out, counts, num, n));
+	else if (c.kind == BENCH_RBK)
+		CHECK(cub::DeviceReduce::ReduceByKey(temp, temp_bytes, in, out, vals, counts, num,
+						     cuda::std::plus<uint32_t>{}, n));
+	else if (c.kind == BENCH_UNIQUE)
+		CHECK(cub::DeviceSelect::Unique(temp, temp_bytes, in, out, num, n));
 	else if (c.range)
 		CHECK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, in, counts, (int)c.param + 1,
 							  0u, c.range, n));
@@ -49,23 +57,31 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 	size_t n = (size_t)1 << log2n;
 	std::vector<uint32_t> h(n);
 	uint64_t seed = 42 + (uint64_t)log2n;
-	if (c.kind == BENCH_RLE)
+	bool runs_kind = c.kind != BENCH_HIST;
+	if (runs_kind)
 		bench_rle_keys(h.data(), n, c.param, seed);
 	else if (c.range)
 		bench_hist_uint(h.data(), n, c.range, seed);
 	else
 		bench_hist_float((float *)h.data(), n, seed);
 	size_t slots = c.kind == BENCH_HIST ? c.param : n;
-	uint32_t *in, *out, *counts;
+	uint32_t *in, *vals = nullptr, *out, *counts;
 	int *num;
 	CHECK(cudaMalloc(&in, n * 4));
-	CHECK(cudaMalloc(&out, c.kind == BENCH_RLE ? n * 4 : 4));
+	if (c.kind == BENCH_RBK) {
+		std::vector<uint32_t> hv(n);
+		for (size_t i = 0; i < n; i++)
+			hv[i] = bench_rbk_value(i);
+		CHECK(cudaMalloc(&vals, n * 4));
+		CHECK(cudaMemcpy(vals, hv.data(), n * 4, cudaMemcpyHostToDevice));
+	}
+	CHECK(cudaMalloc(&out, runs_kind ? n * 4 : 4));
 	CHECK(cudaMalloc(&counts, slots * 4));
 	CHECK(cudaMalloc(&num, sizeof(int)));
 	CHECK(cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice));
 	size_t temp_bytes = 0;
 	void *temp = nullptr;
-	cub_call(c, nullptr, temp_bytes, in, out, counts, num, (int)n);
+	cub_call(c, nullptr, temp_bytes, in, vals, out, counts, num, (int)n);
 	CHECK(cudaMalloc(&temp, temp_bytes ? temp_bytes : 1));
 	cudaEvent_t a, b;
 	CHECK(cudaEventCreate(&a));
@@ -75,7 +91,7 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 	for (int i = -1; i < r; i++) {
 		CHECK(cudaDeviceSynchronize());
 		CHECK(cudaEventRecord(a));
-		cub_call(c, temp, temp_bytes, in, out, counts, num, (int)n);
+		cub_call(c, temp, temp_bytes, in, vals, out, counts, num, (int)n);
 		CHECK(cudaEventRecord(b));
 		CHECK(cudaEventSynchronize(b));
 		float ms = 0;
@@ -83,13 +99,18 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 		if (i >= 0)   // the first run warms up
 			t.push_back(ms);
 	}
-	// The host's counts (the samples sit on exact bin positions: no rounding question).
-	std::vector<uint32_t> want(slots, 0), got(slots);
+	// The host's counts (the samples sit on exact bin positions: no rounding
+	// question), runs' keys and lengths or sums.
+	std::vector<uint32_t> want(slots, 0), got(slots), want_keys;
 	int runs = 0, got_runs = 0;
+	bool ok = true;
 	for (size_t i = 0; i < n; i++) {
-		if (c.kind == BENCH_RLE) {
-			runs += i == 0 || h[i] != h[i - 1];
-			want[runs - 1]++;
+		if (runs_kind) {
+			if (i == 0 || h[i] != h[i - 1]) {
+				want_keys.push_back(h[i]);
+				runs++;
+			}
+			want[runs - 1] += c.kind == BENCH_RBK ? bench_rbk_value(i) : 1u;
 		} else if (c.range) {
 			want[(uint64_t)h[i] * c.param / c.range]++;
 		} else {
@@ -98,12 +119,20 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 			want[(uint32_t)(f * (float)c.param)]++;
 		}
 	}
-	if (c.kind == BENCH_RLE) {
+	if (runs_kind) {
 		CHECK(cudaMemcpy(&got_runs, num, sizeof(int), cudaMemcpyDeviceToHost));
 		slots = (size_t)runs;
+		ok = got_runs == runs;
+		if (ok) {
+			CHECK(cudaMemcpy(got.data(), out, slots * 4, cudaMemcpyDeviceToHost));
+			ok = memcmp(got.data(), want_keys.data(), slots * 4) == 0;
+		}
 	}
-	CHECK(cudaMemcpy(got.data(), counts, slots * 4, cudaMemcpyDeviceToHost));
-	if (got_runs != runs || memcmp(got.data(), want.data(), slots * 4) != 0) {
+	if (ok && c.kind != BENCH_UNIQUE) {
+		CHECK(cudaMemcpy(got.data(), counts, slots * 4, cudaMemcpyDeviceToHost));
+		ok = memcmp(got.data(), want.data(), slots * 4) == 0;
+	}
+	if (!ok) {
 		fprintf(stderr, "cub-hist-rle-bench: %s %s 2^%d: wrong result\n", c.op, c.type, log2n);
 		exit(1);
 	}
@@ -113,6 +142,7 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 		fprintf(tsv, "%s\tcub\t%s\t%s\t%zu\t%.6f\t%.3f\n", device, c.op, c.type, n, med,
 			(double)n * 4 / med * 1e-6);
 	cudaFree(in);
+	cudaFree(vals);
 	cudaFree(out);
 	cudaFree(counts);
 	cudaFree(num);
@@ -147,7 +177,7 @@ int main(int argc, char **argv)
 	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
 	printf("%-11s %-6s %5s %12s %10s\n", "op", "type", "log2", "median ms", "GB/s");
 	for (const bench_hr_case &c : bench_hr_cases) {
-		if (only && strcmp(only, c.op) != 0)
+		if (only && !bench_in_list(only, c.op))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2)
 			run(c, l, reps, tsv, prop.name);

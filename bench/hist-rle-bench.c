@@ -1,22 +1,25 @@
-/* Histogram and run-length encode throughput: clwarp_histogram and
- * clwarp_run_length_encode per size. */
+/* Histogram and runs throughput: clwarp_histogram, clwarp_run_length_encode,
+ * clwarp_reduce_by_key and clwarp_unique per size. */
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
- *                       [--reps R] [--only OP] [--tsv FILE]
+ *                       [--reps R] [--only OP] [--no-check 0|1] [--tsv FILE]
  *
  * Cases (bench/bench-util.h makes the data; cub-hist-rle-bench.cu runs the
  * same on CUB): histograms of uint samples uniform in [0, 2^24) with 256,
  * 1024 and 4096 bins (bin widths powers of two), of uint samples in
  * [0, 10^6) with 256 bins (a width that is not a whole number), of float
  * samples in [0, 1) with 256 bins; run-length encoding of uint keys in
- * runs of 1, 4 and 64 on average. Each call is timed with OpenCL
+ * runs of 1, 4 and 64 on average, reduce by key of the same keys with uint
+ * values (sums), unique of keys in runs of 4. Each call is timed with OpenCL
  * profiling from a marker enqueued just before it to the end of its last
  * command (the engine's queue has CLWARP_ENGINE_PROFILING), as sort-bench
- * does; medians. Every result is checked against the host once per size.
- * TSV rows: device backend op type n median_ms gbps, GB/s of samples or
+ * does; medians. Every result is checked against the host once per size
+ * (--no-check 1 skips that, for diagnostic builds).
+ * --only takes a comma-separated list of cases. TSV rows: device backend op type n median_ms gbps, GB/s of samples or
  * keys read.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +46,7 @@ stamp(cl_event ev, cl_profiling_info what)
 }
 
 struct buffers {
-	cl_mem in, out, counts, num;
+	cl_mem in, vals, out, counts, num;
 };
 
 static clwarp_status
@@ -53,6 +56,11 @@ call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, s
 	if (c->kind == BENCH_RLE)
 		return clwarp_run_length_encode(e, CLWARP_TYPE_UINT, b->in, n, b->out, b->counts,
 						b->num, last);
+	if (c->kind == BENCH_RBK)
+		return clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, b->in, CLWARP_TYPE_UINT, b->vals, n,
+					    CLWARP_OP_ADD, b->out, b->counts, b->num, last);
+	if (c->kind == BENCH_UNIQUE)
+		return clwarp_unique(e, CLWARP_TYPE_UINT, b->in, n, b->out, b->num, last);
 	if (c->range) {
 		uint32_t lo = 0, hi = c->range;
 
@@ -85,41 +93,51 @@ timed_call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers
 	return ms;
 }
 
-/* The result against the host: every count of the histogram, every run of
- * the encoding. */
+/* The result against the host: every count of the histogram; every run's
+ * key and length (run-length encode), key and sum (reduce by key) or key
+ * (unique). */
 static void
 check(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, const void *data,
       size_t n)
 {
-	size_t slots = c->kind == BENCH_HIST ? c->param : n;
+	bool runs_kind = c->kind != BENCH_HIST;
+	size_t slots = runs_kind ? n : c->param;
 	uint32_t *want = calloc(slots, 4), *got = malloc(slots * 4), runs = 0, got_runs = 0;
+	uint32_t *want_keys = runs_kind ? malloc(slots * 4) : NULL;
 	const uint32_t *u = data;
 	const float *f = data;
+	bool ok = true;
 
-	if (!want || !got) {
+	if (!want || !got || (runs_kind && !want_keys)) {
 		fprintf(stderr, "hist-rle-bench: out of memory\n");
 		exit(1);
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (c->kind == BENCH_RLE) {
-			runs += i == 0 || u[i] != u[i - 1];
-			want[runs - 1]++;
+		if (runs_kind) {
+			if (i == 0 || u[i] != u[i - 1])
+				want_keys[runs++] = u[i];
+			want[runs - 1] += c->kind == BENCH_RBK ? bench_rbk_value(i) : 1u;
 		} else if (c->range) {
 			want[(uint64_t)u[i] * c->param / c->range]++;
 		} else {
 			want[(uint32_t)(f[i] * (float)c->param)]++;   /* exact: f is k / 2^24 */
 		}
 	}
-	if (c->kind == BENCH_RLE) {
+	if (runs_kind) {
 		clwarp_buffer_read(e, b->num, 0, 4, &got_runs);
 		slots = runs;
+		ok = got_runs == runs && clwarp_buffer_read(e, b->out, 0, slots * 4, got) == CLWARP_OK &&
+		     memcmp(got, want_keys, slots * 4) == 0;
 	}
-	if (got_runs != runs || clwarp_buffer_read(e, b->counts, 0, slots * 4, got) != CLWARP_OK ||
-	    memcmp(got, want, slots * 4) != 0) {
+	if (c->kind != BENCH_UNIQUE)
+		ok = ok && clwarp_buffer_read(e, b->counts, 0, slots * 4, got) == CLWARP_OK &&
+		     memcmp(got, want, slots * 4) == 0;
+	if (!ok) {
 		fprintf(stderr, "hist-rle-bench: %s %s n=%zu: wrong result\n", c->op, c->type, n);
 		exit(1);
 	}
 	free(want);
+	free(want_keys);
 	free(got);
 }
 
@@ -129,7 +147,7 @@ main(int argc, char **argv)
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
 	const char *tsv_path = NULL, *only = NULL;
-	int min_log2 = 16, max_log2 = 28, reps = 20;
+	int min_log2 = 16, max_log2 = 28, reps = 20, no_check = 0;
 	FILE *tsv = NULL;
 	unsigned warp = 0;
 	clwarp_backend backend;
@@ -141,7 +159,7 @@ main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v) {
-			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--tsv FILE]\n");
+			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--tsv FILE]\n");
 			return 2;
 		}
 		i++;
@@ -157,6 +175,8 @@ main(int argc, char **argv)
 			reps = atoi(v) > 0 ? atoi(v) : 1;
 		else if (!strcmp(a, "--only"))
 			only = v;
+		else if (!strcmp(a, "--no-check"))
+			no_check = atoi(v);
 		else if (!strcmp(a, "--tsv"))
 			tsv_path = v;
 	}
@@ -167,8 +187,8 @@ main(int argc, char **argv)
 	if (s != CLWARP_OK)
 		die("the warp backend", s);
 	const clwarp_device_info *info = clwarp_engine_device_info(e);
-	/* Keys, unique keys and counts: 12 bytes an element. */
-	while (max_log2 > min_log2 && ((uint64_t)12 << max_log2) > info->global_mem_size / 2)
+	/* Keys, values, unique keys and counts: 16 bytes an element. */
+	while (max_log2 > min_log2 && ((uint64_t)16 << max_log2) > info->global_mem_size / 2)
 		max_log2--;
 	if (tsv_path && !(tsv = fopen(tsv_path, "w"))) {
 		perror(tsv_path);
@@ -180,7 +200,7 @@ main(int argc, char **argv)
 	for (size_t ci = 0; ci < BENCH_HR_CASES; ci++) {
 		const struct bench_hr_case *c = &bench_hr_cases[ci];
 
-		if (only && strcmp(only, c->op) != 0)
+		if (only && !bench_in_list(only, c->op))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
@@ -193,22 +213,36 @@ main(int argc, char **argv)
 				fprintf(stderr, "hist-rle-bench: out of memory\n");
 				return 1;
 			}
-			if (c->kind == BENCH_RLE)
+			if (c->kind != BENCH_HIST)
 				bench_rle_keys(h, n, c->param, 42 + (uint64_t)l);
 			else if (c->range)
 				bench_hist_uint(h, n, c->range, 42 + (uint64_t)l);
 			else
 				bench_hist_float((float *)h, n, 42 + (uint64_t)l);
-			/* Run-length encoding: n unique keys and counts at most. */
-			size_t slots = c->kind == BENCH_RLE ? n : c->param;
+			/* Runs: n unique keys and counts (or sums) at most. */
+			size_t slots = c->kind != BENCH_HIST ? n : c->param;
 
 			if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, h, &b.in)) != CLWARP_OK ||
 			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, slots * 4, NULL, &b.counts)) ||
 			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, slots * 4, NULL, &b.out)) ||
 			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, 4, NULL, &b.num)))
 				die("buffers", s);
+			if (c->kind == BENCH_RBK) {
+				uint32_t *hv = malloc(n * 4);
+
+				if (!hv) {
+					fprintf(stderr, "hist-rle-bench: out of memory\n");
+					return 1;
+				}
+				for (size_t i = 0; i < n; i++)
+					hv[i] = bench_rbk_value(i);
+				if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, hv, &b.vals)) != CLWARP_OK)
+					die("buffers", s);
+				free(hv);
+			}
 			timed_call(e, c, &b, n);   /* build, allocate, warm up */
-			check(e, c, &b, h, n);
+			if (!no_check)
+				check(e, c, &b, h, n);
 			for (int i = 0; i < r; i++)
 				t[i] = timed_call(e, c, &b, n);
 			ms = bench_median(t, r);
@@ -223,6 +257,8 @@ main(int argc, char **argv)
 			clReleaseMemObject(b.out);
 			clReleaseMemObject(b.counts);
 			clReleaseMemObject(b.num);
+			if (b.vals)
+				clReleaseMemObject(b.vals);
 			free(h);
 			free(t);
 		}

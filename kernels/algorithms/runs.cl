@@ -209,11 +209,10 @@ CLWARP_INLINE ulong row_start(ulong base)
 }
 
 /* The pair of element j of this work-item: its head bit and its value
- * (run-length encoding: 1 in range, 0 past n). */
+ * (padding past n is (0, V_ID)). Run-length encoding folds its lengths
+ * in closed form instead (see the kernel). */
 #ifdef HAS_VALUES
 #define ELEMENT_PAIR(j) PAIR_OF((heads >> (j)) & 1u, v[j])
-#else
-#define ELEMENT_PAIR(j) PAIR_OF((heads >> (j)) & 1u, start + (j) < n ? 1u : 0u)
 #endif
 
 /* Each warp's runs leave through its part of local memory, first the
@@ -254,6 +253,17 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
 	ulong base = (ulong)tile * TILE;
+	ulong start = row_start(base);
+	/* The key before lane 0's row (other lanes take the previous lane's
+	 * last): on nv loaded before the tile, so that its latency hides
+	 * behind the tile's. Elsewhere after it, as warp_barrier may be a
+	 * work-group barrier, across which PoCL 6.0 sometimes kept a value
+	 * once per work-group (see DEFINE_BLOCK_SCAN). */
+	T before = (T)0;
+#ifdef CLWARP_BACKEND_NV
+	if (ALGO_LANE() == 0 && start > 0 && start < n)
+		before = keys[start - 1];
+#endif
 #ifdef HAS_VALUES
 	/* Values first: they stay in registers, the keys' pass reuses the space. */
 	V v[ITEMS];
@@ -265,26 +275,49 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 	stage_keys(keys, base, n, (T)0, stage, CLWARP_WARP_ARG);
 	warp_barrier();
 	stage_keys_row(stage, key, CLWARP_WARP_ARG);
-
-	/* Heads: the key before a row's first is the previous lane's last;
-	 * lane 0's comes from global memory (a cache hit). */
-	ulong start = row_start(base);
-	T before = warp_shuffle_up(key[ITEMS - 1], 1);
+#ifndef CLWARP_BACKEND_NV
+	start = row_start(base);
 	if (ALGO_LANE() == 0 && start > 0 && start < n)
 		before = keys[start - 1];
-	uint heads = 0;
+#endif
+
+	/* Heads, as bits, masked to this row's elements inside n. */
+	uint valid = start >= n ? 0u : n - start < ITEMS ? (uint)(n - start) : (uint)ITEMS;
+	T up = warp_shuffle_up(key[ITEMS - 1], 1);
+	before = ALGO_LANE() == 0 ? before : up;
+	uint heads = start == 0 ? 1u : 0u;
 	for (uint j = 0; j < ITEMS; j++) {
 		T prev = j > 0 ? key[j - 1] : before;
-		uint head = start + j < n && (start + j == 0 || !keys_equal(key[j], prev));
-		heads |= head << j;
+		heads |= (uint)!keys_equal(key[j], prev) << j;
 	}
+	heads &= valid < 32u ? (1u << valid) - 1u : ~0u;
 
 	/* The row's pair, one warp scan, then the warps' totals. */
+#ifdef HAS_VALUES
 	ex[1] = ELEMENT_PAIR(0);
 	for (uint j = 1; j < ITEMS; j++)
 		ex[1] = PAIR_OP(ex[1], ELEMENT_PAIR(j));
+#else
+	/* Every length is 1: the row folds to its head count and the
+	 * elements from its last head on (all of them without a head). */
+	ex[1] = PAIR_MAKE(popcount(heads), valid - (heads ? 31u - clz(heads) : 0u));
+#endif
 	ex[0] = warp_scan_exclusive_pair(ex[1]);
 	PAIR warp_total = warp_broadcast(PAIR_OP(ex[0], ex[1]), CLWARP_WARP_SIZE - 1u);
+
+	/* The warp's keys go to its part of local memory now: a head's slot
+	 * is its run index within the warp, which needs no prefix, and the
+	 * keys need no registers across the barriers and the look-back. */
+	local T *kpart = WARP_STAGE(stage, T);
+	local V *apart = WARP_STAGE(stage, V);
+	warp_barrier();
+	uint q = (uint)ex[0].x;
+	for (uint j = 0; j < ITEMS; j++) {
+		if ((heads >> j) & 1u)
+			kpart[GATHER_SLOT(q)] = key[j];
+		q += (heads >> j) & 1u;
+	}
+
 	/* Half by half: Oclgrind's compiler stored a ulong2 made from a
 	 * vector literal as an undefined vector first (see PAIR_MAKE). */
 	if (ALGO_LANE() == 0) {
@@ -305,30 +338,37 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 	PAIR prefix = pair_lookback(tile, total, epoch, words, slots, &prefix_shared,
 				    CLWARP_WARP_ARG);
 
-	/* Walk the row: at each head, the run index and the aggregate of the
-	 * run before it, gathered per warp in local memory. */
-	start = row_start(base);
+	/* The warp's first run index and its count of runs, from the pairs
+	 * (no other per-work-item value crosses the barriers; see
+	 * DEFINE_BLOCK_SCAN). */
 	PAIR run = PAIR_OP(prefix, ex[0]);
 	ulong from = warp_broadcast(run.x, 0);
 	uint count = (uint)(warp_broadcast(PAIR_OP(run, ex[1]).x, CLWARP_WARP_SIZE - 1u) - from);
-	local T *kpart = WARP_STAGE(stage, T);
-	local V *apart = WARP_STAGE(stage, V);
-	warp_barrier();
-	PAIR r = run;
-	for (uint j = 0; j < ITEMS; j++) {
-		if ((heads >> j) & 1u)
-			kpart[GATHER_SLOT(r.x - from)] = key[j];
-		r = PAIR_OP(r, ELEMENT_PAIR(j));
-	}
 	warp_barrier();
 	write_keys(unique_out, kpart, from, count);
 	warp_barrier();
-	r = run;
+	/* At each head, the aggregate of the run before it. */
+	q = (uint)(run.x - from);
+#ifdef HAS_VALUES
+	PAIR r = run;
 	for (uint j = 0; j < ITEMS; j++) {
 		if ((heads >> j) & 1u)
-			apart[GATHER_SLOT(r.x - from)] = AS_V(r.y);
+			apart[GATHER_SLOT(q)] = AS_V(r.y);
+		q += (heads >> j) & 1u;
 		r = PAIR_OP(r, ELEMENT_PAIR(j));
 	}
+#else
+	/* A run's length: the open run's at the row's start plus j, or j
+	 * less the row's previous head. */
+	uint c = (uint)run.y;
+	for (uint j = 0; j < ITEMS; j++) {
+		if ((heads >> j) & 1u) {
+			apart[GATHER_SLOT(q)] = c + j;
+			c = 0u - j;
+		}
+		q += (heads >> j) & 1u;
+	}
+#endif
 	warp_barrier();
 	write_aggregates(aggregates_out, apart, from, count);
 	if (tile == tiles - 1 && get_local_id(0) == 0) {
