@@ -98,7 +98,7 @@ CLWARP_OVERLOAD ulong2 value_load(volatile global ulong2 *p)
  * (the prefix's first half beside the aggregate's second) reads again.
  * The split form's value store, global fence, state store and the
  * reader's fence and loads made the look-back 0.4 ms of 1.3 ms at 2^28
- * keys on the H100 (docs/performance.md).
+ * keys on the H100 (docs/performance-hist-rle.md).
  */
 CLWARP_OVERLOAD void tile_publish(volatile global ulong *words, volatile global PAIR *slots,
 				  uint tile, uint state, PAIR v)
