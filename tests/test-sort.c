@@ -364,7 +364,7 @@ END_TEST
 
 /*
  * Both kinds of pass, whichever this device takes by itself (docs/
- * algorithms.md, "Sort: one pass per digit"): _i = 0 the wait-free passes
+ * algorithms-design.md, "Sort: one pass per digit"): _i = 0 the wait-free passes
  * (the default on CPU devices), 1 the look-back (the default elsewhere),
  * through CLWARP_ALGO_TUNING's sort_lookback added to what the variable
  * already says (CI's Oclgrind run sets sort_items there). Several tiles,
