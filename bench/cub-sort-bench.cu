@@ -1,7 +1,14 @@
 // cub::DeviceRadixSort per size: the CUDA counterpart of sort-bench.c.
 // SPDX-License-Identifier: MIT
 //
-// Usage: cub-sort-bench [--min-log2 N] [--max-log2 N] [--reps R] [--tsv FILE]
+// Usage: cub-sort-bench [--min-log2 N] [--max-log2 N] [--reps R] [--bits B:E]
+//                       [--cases LIST] [--tsv FILE]
+//
+// --bits B:E sorts on the (order) bits [B, E) only, as sort-bench --bits
+// does, to time single passes; the order is then not checked. --cases
+// LIST: the cases to run, as sort-bench's (default: all four; the fifth,
+// keys-uint-fbits, uint keys with the float keys' bit patterns, only when
+// named).
 //
 // The same keys as sort-bench (splitmix64 from seed 42 + log2), the same
 // cases, timed with cudaEvents recorded on the stream around the sort
@@ -20,6 +27,8 @@
 
 #include "bench-util.h"
 
+static int begin_bit = 0, end_bit = 0;   // end_bit 0: every bit of the key
+
 #define CHECK(x)                                                                          \
 	do {                                                                              \
 		cudaError_t e_ = (x);                                                     \
@@ -34,16 +43,23 @@ template <> uint32_t make_key<uint32_t>(uint64_t x) { return (uint32_t)x; }
 template <> uint64_t make_key<uint64_t>(uint64_t x) { return x; }
 template <> float make_key<float>(uint64_t x) { return (float)((double)(int64_t)x * 0x1p-40); }
 
+
 template <typename K>
 static double run(const char *op, const char *type, bool pairs, int log2n, int reps, FILE *tsv,
-		  const char *device)
+		  const char *device, bool float_bits = false)
 {
 	size_t n = (size_t)1 << log2n;
 	std::vector<K> h(n);
 	std::vector<uint32_t> hv(n);
 	uint64_t rng = 42 + (uint64_t)log2n;
 	for (size_t i = 0; i < n; i++) {
-		h[i] = make_key<K>(bench_splitmix(&rng));
+		uint64_t x = bench_splitmix(&rng);
+		if (float_bits && sizeof(K) == 4) {   // keys-uint-fbits
+			float f = make_key<float>(x);
+			memcpy(&h[i], &f, 4);
+		} else {
+			h[i] = make_key<K>(x);
+		}
 		hv[i] = (uint32_t)i;
 	}
 	K *pk, *k_in, *k_out;
@@ -60,10 +76,12 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 	}
 	size_t temp_bytes = 0;
 	void *temp = nullptr;
+	int end = end_bit ? end_bit : (int)(8 * sizeof(K));
 	if (pairs)
-		CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, v_in, v_out, (int)n));
+		CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, k_in, k_out, v_in, v_out, (int)n,
+						      begin_bit, end));
 	else
-		CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k_in, k_out, (int)n));
+		CHECK(cub::DeviceRadixSort::SortKeys(nullptr, temp_bytes, k_in, k_out, (int)n, begin_bit, end));
 	CHECK(cudaMalloc(&temp, temp_bytes));
 	cudaEvent_t a, b;
 	CHECK(cudaEventCreate(&a));
@@ -77,9 +95,11 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 		CHECK(cudaDeviceSynchronize());
 		CHECK(cudaEventRecord(a));
 		if (pairs)
-			CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k_in, k_out, v_in, v_out, (int)n));
+			CHECK(cub::DeviceRadixSort::SortPairs(temp, temp_bytes, k_in, k_out, v_in, v_out, (int)n,
+							      begin_bit, end));
 		else
-			CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, k_in, k_out, (int)n));
+			CHECK(cub::DeviceRadixSort::SortKeys(temp, temp_bytes, k_in, k_out, (int)n, begin_bit,
+							     end));
 		CHECK(cudaEventRecord(b));
 		CHECK(cudaEventSynchronize(b));
 		float ms = 0;
@@ -98,7 +118,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 		sum_in += a * 0x9e3779b97f4a7c15ull + (a >> 7);
 		sum_out += b * 0x9e3779b97f4a7c15ull + (b >> 7);
 	}
-	if (!std::is_sorted(out.begin(), out.end()) || sum_in != sum_out) {
+	if ((!end_bit && !std::is_sorted(out.begin(), out.end())) || sum_in != sum_out) {
 		fprintf(stderr, "cub-sort-bench: %s %s 2^%d: wrong result\n", op, type, log2n);
 		exit(1);
 	}
@@ -123,6 +143,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 int main(int argc, char **argv)
 {
 	int min_log2 = 16, max_log2 = 26, reps = 20;
+	const char *cases = "keys-uint,keys-float,pairs-uint,keys-ulong";
 	FILE *tsv = nullptr;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--min-log2"))
@@ -131,6 +152,12 @@ int main(int argc, char **argv)
 			max_log2 = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--reps"))
 			reps = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--cases"))
+			cases = argv[i + 1];
+		else if (!strcmp(argv[i], "--bits") && sscanf(argv[i + 1], "%d:%d", &begin_bit, &end_bit) != 2) {
+			fprintf(stderr, "cub-sort-bench: --bits B:E\n");
+			return 2;
+		}
 		else if (!strcmp(argv[i], "--tsv") && !(tsv = fopen(argv[i + 1], "w"))) {
 			perror(argv[i + 1]);
 			return 1;
@@ -142,14 +169,16 @@ int main(int argc, char **argv)
 	printf("device: %s (CUB %d.%d.%d)\n", prop.name, CUB_VERSION / 100000,
 	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
 	printf("%-10s %-6s %5s %12s %12s\n", "op", "type", "log2", "median ms", "Mkeys/s");
-	for (int l = min_log2; l <= max_log2; l += 2)
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-uint"); l += 2)
 		run<uint32_t>("sort_keys", "uint", false, l, reps, tsv, prop.name);
-	for (int l = min_log2; l <= max_log2; l += 2)
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-float"); l += 2)
 		run<float>("sort_keys", "float", false, l, reps, tsv, prop.name);
-	for (int l = min_log2; l <= max_log2; l += 2)
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-uint"); l += 2)
 		run<uint32_t>("sort_pairs", "uint", true, l, reps, tsv, prop.name);
-	for (int l = min_log2; l <= max_log2; l += 2)
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-ulong"); l += 2)
 		run<uint64_t>("sort_keys", "ulong", false, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-uint-fbits"); l += 2)
+		run<uint32_t>("sort_keys", "uint-fbits", false, l, reps, tsv, prop.name, true);
 	if (tsv)
 		fclose(tsv);
 	return 0;

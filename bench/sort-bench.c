@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
- *                   [--reps R] [--host] [--bits B] [--cases LIST] [--tsv FILE]
+ *                   [--reps R] [--host] [--bits B[:E]] [--cases LIST] [--tsv FILE]
  *
  * Each repetition restores the unsorted input with a device copy, then
  * times the sort alone: OpenCL profiling from a marker enqueued just
@@ -12,7 +12,8 @@
  * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
  * --host adds qsort of the same keys (median of 3), the CPU baseline.
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
- * keys-float, pairs-uint, keys-ulong (default: all four).
+ * keys-float, pairs-uint, keys-ulong (default: all four), keys-uint-fbits
+ * (uint keys with keys-float's bit patterns; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -32,13 +33,18 @@ struct sort_case {
 	const char *op;
 	clwarp_type key;
 	int value;   /* -1: keys only */
+	/* Set: uint keys holding keys-float's bit patterns, to tell what the
+	 * float keys' data does from what their code does; run only when
+	 * --cases names it. Its TSV type is "uint-fbits". */
+	int float_bits;
 };
 
 static const struct sort_case cases[] = {
-	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1 },
-	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1 },
-	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT },
-	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0 },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0 },
+	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -62,8 +68,8 @@ case_wanted(const char *list, const char *name)
 	return 0;
 }
 
-/* --bits B: sort on bits [0, B) only (CLWARP_SORT_BITS), to split a sort's
- * time into its passes; the result is then not checked. */
+/* --bits B or B:E: sort on bits [0, B) or [B, E) only (CLWARP_SORT_BITS),
+ * to split a sort's time into its passes; the result is then not checked. */
 static unsigned sort_flags;
 
 static const char *const type_names[] = { "int", "uint", "long", "ulong", "float", "double" };
@@ -179,7 +185,7 @@ main(int argc, char **argv)
 			continue;
 		}
 		if (!v) {
-			fprintf(stderr, "usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--host] [--bits B] [--cases LIST] [--tsv FILE]\n");
+			fprintf(stderr, "usage: sort-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--host] [--bits B[:E]] [--cases LIST] [--tsv FILE]\n");
 			return 2;
 		}
 		i++;
@@ -196,7 +202,8 @@ main(int argc, char **argv)
 		else if (!strcmp(a, "--tsv"))
 			tsv_path = v;
 		else if (!strcmp(a, "--bits"))
-			sort_flags = CLWARP_SORT_BITS(0, atoi(v));
+			sort_flags = strchr(v, ':') ? CLWARP_SORT_BITS(atoi(v), atoi(strchr(v, ':') + 1)) :
+						      CLWARP_SORT_BITS(0, atoi(v));
 		else if (!strcmp(a, "--cases"))
 			case_list = v;
 	}
@@ -206,7 +213,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, keys-uint-fbits\n");
 			return 2;
 		}
 	}
@@ -233,7 +240,7 @@ main(int argc, char **argv)
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
 
-		if (!case_wanted(case_list, c->name))
+		if (!case_wanted(case_list, c->name) || (c->float_bits && !case_list))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
@@ -251,7 +258,7 @@ main(int argc, char **argv)
 			for (size_t i = 0; i < n; i++) {
 				uint64_t x = bench_splitmix(&rng);
 
-				if (c->key == CLWARP_TYPE_FLOAT)
+				if (c->key == CLWARP_TYPE_FLOAT || c->float_bits)
 					((float *)h)[i] = (float)((double)(int64_t)x * 0x1p-40);
 				else if (ks == 4)
 					((uint32_t *)h)[i] = (uint32_t)x;
@@ -287,7 +294,9 @@ main(int argc, char **argv)
 				}
 				host_ms = bench_median(hs, 3);
 			}
-			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_names[c->key], l, ms,
+			const char *type_label = c->float_bits ? "uint-fbits" : type_names[c->key];
+
+			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_label, l, ms,
 			       (double)n / ms * 1e-3);
 			if (host_ms > 0)
 				printf(" %12.1f", (double)n / host_ms * 1e-3);
@@ -295,7 +304,7 @@ main(int argc, char **argv)
 			fflush(stdout);
 			if (tsv) {
 				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\n", info->name, backend_name,
-					c->op, type_names[c->key], n, ms, (double)n / ms * 1e-3);
+					c->op, type_label, n, ms, (double)n / ms * 1e-3);
 				if (host_ms > 0)
 					fprintf(tsv, "%s\thost\tsort_keys\tuint\t%zu\t%.6f\t%.3f\n", info->name,
 						n, host_ms, (double)n / host_ms * 1e-3);
