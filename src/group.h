@@ -27,6 +27,12 @@ struct clwarp_group {
 	double *weights;
 	cl_mem *scratch;                  /* per device, 16 bytes, made on first use (group_algo.c) */
 	double timeout;                   /* seconds, 0: none (clwarp_group_set_timeout) */
+	/* Host memory the sort moves keys through between devices, kept
+	 * between calls (group_sort.c): a mapped CL_MEM_ALLOC_HOST_PTR buffer
+	 * of engine 0's context where that is pinned memory, else malloc'd. */
+	cl_mem staging;
+	void *staging_host;
+	size_t staging_bytes;
 	struct clwarp_group_program *programs;
 };
 
@@ -52,6 +58,11 @@ clwarp_status group_buffers_new(clwarp_group *group, cl_mem_flags flags, const s
 
 /* Release and clear buffers[0..count), as clwarp_group_release_buffers(). */
 void group_release_buffers(const clwarp_group *group, cl_mem *buffers);
+
+/* At least `bytes` of host memory to stage data through between devices,
+ * kept by the group until a larger request or clwarp_group_free (pinned
+ * where that is faster); NULL when out of memory. */
+void *group_staging(clwarp_group *group, size_t bytes);
 
 /* Wait for and release every event in events[0..count) that is not NULL,
  * within the group's time limit. The first that failed or timed out gives

@@ -1,8 +1,8 @@
 /* Device groups: a stable sample sort across devices. Each device sorts its
  * slice with the single-device radix sort; splitters drawn from samples of
  * the sorted slices cut every slice into one piece per device; the pieces
- * go to their devices (through host memory: OpenCL has no copy between
- * contexts), in source order; each device sorts what it received. */
+ * go to their devices (through host memory the group keeps: OpenCL has no
+ * copy between contexts), in source order; each device sorts what it received. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "group.h"
@@ -197,13 +197,63 @@ lower_bound(const struct sort_job *j, size_t i, uint64_t split, size_t lo, size_
 	return CLWARP_OK;
 }
 
+/* The exchange moves each piece in about 8 chunks of 4 KiB to 32 MiB, so
+ * that a chunk's write to its device overlaps the next chunk's read. */
+#define CHUNK_MIN ((size_t)4 << 10)
+#define CHUNK_MAX ((size_t)32 << 20)
+
+struct chunk {
+	size_t from, to;           /* devices */
+	size_t src, dst, bytes;    /* byte offsets in from's and to's buffers */
+	size_t at;                 /* byte offset in the staging memory */
+	cl_event read;
+};
+
+/* Every chunk that crosses devices, in the order of the staging memory:
+ * for each source device i and bucket b != i, piece (i, b) in chunks. The
+ * count when `chunks` is NULL. */
+static size_t
+plan_chunks(const struct sort_job *j, size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1], size_t size,
+	    struct chunk *chunks)
+{
+	size_t count = j->g->count, made = 0, at = 0;
+
+	for (size_t i = 0; i < count; i++) {
+		for (size_t b = 0; b < count; b++) {
+			size_t n = cut[i][b + 1] - cut[i][b], dst = 0;
+
+			if (n == 0 || b == i)
+				continue;
+			for (size_t k = 0; k < i; k++)
+				dst += cut[k][b + 1] - cut[k][b];
+			size_t piece = n * size, step = piece / 8;
+
+			step = step < CHUNK_MIN ? CHUNK_MIN : step > CHUNK_MAX ? CHUNK_MAX : step;
+			for (size_t done = 0; done < piece; done += step, made++) {
+				size_t bytes = piece - done < step ? piece - done : step;
+
+				if (chunks)
+					chunks[made] = (struct chunk){ .from = i, .to = b,
+								       .src = cut[i][b] * size + done,
+								       .dst = dst * size + done, .bytes = bytes,
+								       .at = at, .read = NULL };
+				at += bytes;
+			}
+		}
+	}
+	return made;
+}
+
 /* Move piece (i, b) of every slice to bucket b's buffers: on the same
- * device by a copy, across devices through `staging`. */
+ * device by a copy, across devices through `staging`. Every read is
+ * enqueued at once; each chunk's write follows as soon as its read is
+ * done (an event of one context cannot hold back another context's
+ * queue), so reading and writing overlap. */
 static clwarp_status
 exchange(const struct sort_job *j, size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1],
 	 unsigned char *staging)
 {
-	size_t count = j->g->count, at = 0;
+	size_t count = j->g->count;
 	clwarp_status status = CLWARP_OK;
 
 	for (int values = 0; values <= (j->value_type >= 0) && status == CLWARP_OK; values++) {
@@ -211,64 +261,70 @@ exchange(const struct sort_job *j, size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1],
 		const cl_mem *from = values ? j->values : j->keys;
 		cl_mem *to = values ? j->out_values : j->out_keys;
 		cl_event done[CLWARP_GROUP_MAX_DEVICES] = { 0 };
+		size_t nchunks = plan_chunks(j, cut, size, NULL), c;
+		struct chunk *chunks = calloc(nchunks + 1, sizeof(*chunks));
 
-		/* Reads from every device (and same-device copies) first ... */
-		at = 0;
+		if (!chunks)
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "%s: out of memory", j->fn);
+		plan_chunks(j, cut, size, chunks);
+		/* The piece each device keeps, and every read. */
 		for (size_t i = 0; i < count && status == CLWARP_OK; i++) {
-			cl_command_queue q = j->g->engines[i]->queue;
+			size_t n = cut[i][i + 1] - cut[i][i], dst = 0;
+			cl_int err;
 
-			for (size_t b = 0; b < count && status == CLWARP_OK; b++) {
-				size_t n = cut[i][b + 1] - cut[i][b], dst = 0;
-				cl_int err;
+			for (size_t k = 0; k < i; k++)
+				dst += cut[k][i + 1] - cut[k][i];
+			if (n == 0)
+				continue;
+			err = clEnqueueCopyBuffer(j->g->engines[i]->queue, from[i], to[i], cut[i][i] * size,
+						  dst * size, n * size, 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				status = group_device_error(j->g, i, set_cl_error(err, "moving the sort's pieces"));
+		}
+		for (c = 0; c < nchunks && status == CLWARP_OK; c++) {
+			struct chunk *k = &chunks[c];
+			cl_int err = clEnqueueReadBuffer(j->g->engines[k->from]->queue, from[k->from], CL_FALSE,
+							 k->src, k->bytes, staging + k->at, 0, NULL, &k->read);
 
-				for (size_t k = 0; k < i; k++)
-					dst += cut[k][b + 1] - cut[k][b];
-				if (n == 0)
-					continue;
-				if (b == i)
-					err = clEnqueueCopyBuffer(q, from[i], to[b], cut[i][b] * size, dst * size,
-								  n * size, 0, NULL, NULL);
-				else
-					err = clEnqueueReadBuffer(q, from[i], CL_FALSE, cut[i][b] * size, n * size,
-								  staging + at * size, 0, NULL, NULL);
-				if (err != CL_SUCCESS)
-					status = group_device_error(j->g, i, set_cl_error(err, "moving the sort's pieces"));
-				if (b != i)
-					at += n;
+			if (err != CL_SUCCESS) {
+				k->read = NULL;
+				status = group_device_error(j->g, k->from,
+							    set_cl_error(err, "moving the sort's pieces"));
 			}
+		}
+		for (size_t i = 0; i < count; i++)
+			clFlush(j->g->engines[i]->queue);
+		/* Each write after its read; a failed read still has its event
+		 * waited for and released below. */
+		for (c = 0; c < nchunks && chunks[c].read; c++) {
+			struct chunk *k = &chunks[c];
+			cl_event wait[CLWARP_GROUP_MAX_DEVICES] = { 0 };
+			clwarp_status waited;
+			cl_int err;
+
+			wait[k->from] = k->read;
+			k->read = NULL;
+			waited = group_wait(j->g, wait, "reading the sort's pieces");
 			if (status == CLWARP_OK)
-				clEnqueueMarkerWithWaitList(q, 0, NULL, &done[i]);
-			clFlush(q);
+				status = waited;
+			if (status != CLWARP_OK)
+				continue;
+			err = clEnqueueWriteBuffer(j->g->engines[k->to]->queue, to[k->to], CL_FALSE, k->dst,
+						   k->bytes, staging + k->at, 0, NULL, NULL);
+			if (err != CL_SUCCESS)
+				status = group_device_error(j->g, k->to,
+							    set_cl_error(err, "moving the sort's pieces"));
+			else
+				clFlush(j->g->engines[k->to]->queue);
 		}
-		clwarp_status waited = group_wait(j->g, done, "reading the sort's pieces");
-
-		if (status == CLWARP_OK)
-			status = waited;
-		/* ... then the writes to every device. */
-		at = 0;
-		for (size_t i = 0; i < count && status == CLWARP_OK; i++) {
-			for (size_t b = 0; b < count && status == CLWARP_OK; b++) {
-				size_t n = cut[i][b + 1] - cut[i][b], dst = 0;
-				cl_command_queue q = j->g->engines[b]->queue;
-				cl_int err;
-
-				if (n == 0 || b == i)
-					continue;
-				for (size_t k = 0; k < i; k++)
-					dst += cut[k][b + 1] - cut[k][b];
-				err = clEnqueueWriteBuffer(q, to[b], CL_FALSE, dst * size, n * size,
-							   staging + at * size, 0, NULL, NULL);
-				if (err != CL_SUCCESS)
-					status = group_device_error(j->g, b, set_cl_error(err, "moving the sort's pieces"));
-				at += n;
-			}
-		}
+		free(chunks);
 		for (size_t b = 0; b < count; b++) {
 			if (clEnqueueMarkerWithWaitList(j->g->engines[b]->queue, 0, NULL, &done[b]) != CL_SUCCESS)
 				done[b] = NULL;
 			clFlush(j->g->engines[b]->queue);
 		}
-		waited = group_wait(j->g, done, "writing the sort's pieces");
+		clwarp_status waited = group_wait(j->g, done, "writing the sort's pieces");
+
 		if (status == CLWARP_OK)
 			status = waited;
 	}
@@ -356,7 +412,7 @@ group_sort(struct sort_job *j)
 			status = group_buffers_new(j->g, CL_MEM_READ_WRITE, bytes, j->out_values);
 	}
 	if (status == CLWARP_OK) {
-		staging = malloc(staged * (j->ksize > j->vsize ? j->ksize : j->vsize) + 1);
+		staging = group_staging(j->g, staged * (j->ksize > j->vsize ? j->ksize : j->vsize) + 1);
 		if (!staging)
 			status = set_error(CLWARP_ERROR_OUT_OF_MEMORY,
 					   "%s: out of host memory for %zu keys moving between devices", j->fn,
@@ -375,7 +431,6 @@ group_sort(struct sort_job *j)
 	free(samples);
 	free(raw);
 	free(cut);
-	free(staging);
 	return status;
 }
 
