@@ -465,10 +465,16 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	}
 	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[kind]);
 	/* A register cap lets more sort work-groups share an SM (nv only:
-	 * NVIDIA's cl_nv_compiler_options). */
+	 * NVIDIA's cl_nv_compiler_options). Float keys alone default to 64
+	 * (room for 4 work-groups of 256 an SM): 0.97x the time at 2^24-2^28 on
+	 * an H100, where the same cap made uint keys and pairs slower
+	 * (docs/performance-sort.md, session 12). */
 	char options[40] = "";
-	if (kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && a->tuning.sort_regs)
-		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", a->tuning.sort_regs);
+	unsigned regs = a->tuning.sort_regs;
+	if (!regs && type == CLWARP_TYPE_FLOAT && value_type < 0)
+		regs = 64;
+	if (kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && regs)
+		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", regs);
 	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
 			       &program, NULL);
 	if (status != CLWARP_OK) {
