@@ -32,7 +32,7 @@ struct algo_tuning {
 	unsigned reduce_groups;
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */
-	unsigned sort_items;       /* sort: keys per work-item with 4-byte keys and values (half with 8) */
+	unsigned sort_items;       /* sort: keys per work-item, keys alone (0: 16; on nv 24 for 4-byte integers, 20 for floats) */
 	unsigned runs_wg;          /* run-length encode, reduce by key: work-group size and */
 	unsigned runs_vectors;     /* vectors per work-item (0: the backend's, algo_state_get) */
 	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */

@@ -70,8 +70,26 @@ sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
 	       (wg / warp_size) * 4 + 4 + wg * 8;
 }
 
+/* Keys per work-item for keys alone of 1, 2 or 4 bytes: sort_items, or
+ * by default 16, and on nv, where 4-byte keys get 64 registers
+ * (algo_variants.c), 24 for int and uint keys and 20 for floats. On an
+ * H100 at 2^24-2^28 (two interleaved rounds) that took uint keys
+ * 0.95-1.00x the time of 16 without the cap, and float keys 0.95-0.98x
+ * that of 16 with it; float keys with 22 or more lost up to 1.75x
+ * (docs/performance-sort.md, session 12; int keys, one XOR more than
+ * uint's, were not timed). */
+static unsigned
+sort_keys_items(const struct algorithms *a, const struct backend_config *config, clwarp_type type)
+{
+	if (a->tuning.sort_items)
+		return a->tuning.sort_items;
+	if (config->backend != CLWARP_BACKEND_NV || algo_types[type].size != 4)
+		return 16;
+	return algo_types[type].is_float ? 20 : 24;
+}
+
 /* The sort's work-group and tile: 256 work-items (one per digit) and
- * sort_items keys each (16; sort_pairs_items for pairs, sort_wide_items
+ * sort_keys_items keys each (sort_pairs_items for pairs, sort_wide_items
  * for 8-byte keys alone), half that for 8-byte keys or values, fewer
  * where local memory is short. */
 static clwarp_status
@@ -85,7 +103,7 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
 	items = v->value_type >= 0 ? a->tuning.sort_pairs_items
-	      : stage == 8 ? a->tuning.sort_wide_items : a->tuning.sort_items;
+	      : stage == 8 ? a->tuning.sort_wide_items : sort_keys_items(a, config, v->type);
 	if (stage == 8)
 		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {

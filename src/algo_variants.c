@@ -31,7 +31,7 @@ static const struct algo_tuning default_tuning = {
 	.reduce_groups = 4,
 	.reduce_unroll = 4,
 	.packed_lookback = 1,
-	.sort_items = 16,
+	.sort_items = 0,
 	.runs_wg = 0,
 	.runs_vectors = 0,
 	.histogram_bins = 4096,
@@ -183,9 +183,9 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	 * (sort_wide_items 20) 0.89x that of 256 x 8 (2^28 ulong keys; both
 	 * with 32-bit look-back words, bench/results/h100-sort-3). */
 	if (!tuning.sort_pairs_items)
-		tuning.sort_pairs_items = nv ? 24 : tuning.sort_items;
+		tuning.sort_pairs_items = nv ? 24 : tuning.sort_items ? tuning.sort_items : 16;
 	if (!tuning.sort_wide_items)
-		tuning.sort_wide_items = nv ? 20 : tuning.sort_items;
+		tuning.sort_wide_items = nv ? 20 : tuning.sort_items ? tuning.sort_items : 16;
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
@@ -465,13 +465,13 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	}
 	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[kind]);
 	/* A register cap lets more sort work-groups share an SM (nv only:
-	 * NVIDIA's cl_nv_compiler_options). Float keys alone default to 64
-	 * (room for 4 work-groups of 256 an SM): 0.97x the time at 2^24-2^28 on
-	 * an H100, where the same cap made uint keys and pairs slower
+	 * NVIDIA's cl_nv_compiler_options). 4-byte keys alone default to 64
+	 * (room for 4 work-groups of 256 an SM), with larger tiles
+	 * (algo_kinds.c, sort_shape); pairs lost 1.4-1.6x with it
 	 * (docs/performance-sort.md, session 12). */
 	char options[40] = "";
 	unsigned regs = a->tuning.sort_regs;
-	if (!regs && type == CLWARP_TYPE_FLOAT && value_type < 0)
+	if (!regs && algo_types[type].size == 4 && value_type < 0)
 		regs = 64;
 	if (kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && regs)
 		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", regs);
