@@ -138,6 +138,14 @@ CLWARP_INLINE ulong tile_offset(uint k)
  * value once per work-group (docs/algorithms.md, "PoCL 5.0 and 6.0"); one
  * build of the runs kernel lost `before` that way, and every warp's
  * elements got the last warp's offset.
+ *
+ * The loops over the warps' totals and over a[] are unrolled: PoCL 6.0
+ * gives a loop with a uniform trip count and no barrier implicit barriers
+ * (ImplicitLoopBarriers), so `before`, carried by the loop over the warps,
+ * crossed one into the loop that adds it to a[] after all, and some builds
+ * kept it once per work-group: every work-item added the last warp's
+ * `before` (a float exclusive max scan of n = 1 gave in[0] as element 0;
+ * 12 of 60 fresh builds of three such scans failed, 0 of 60 unrolled).
  */
 #define DEFINE_BLOCK_SCAN(NAME, TY, OPF, IDV, WSCAN_EXCL, NK, NV) \
 	CLWARP_INLINE TY NAME(TY *a, int inclusive, local TY *sm, CLWARP_WARP_PARAM) \
@@ -162,11 +170,13 @@ CLWARP_INLINE ulong tile_offset(uint k)
 		barrier(CLK_LOCAL_MEM_FENCE); \
 		TY before = IDV, total = IDV; \
 		uint wid = ALGO_WARP(); \
+		_Pragma("unroll") \
 		for (uint w = 0; w < WARPS; w++) { \
 			TY v = sm[w]; \
 			before = w < wid ? OPF(before, v) : before; \
 			total = OPF(total, v); \
 		} \
+		_Pragma("unroll") \
 		for (uint i = 0; i < (NK) * (NV); i++) \
 			a[i] = OPF(before, a[i]); \
 		barrier(CLK_LOCAL_MEM_FENCE); \

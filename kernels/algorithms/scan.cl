@@ -91,11 +91,14 @@ CLWARP_INLINE uint block_count_chunks(uint selected, uint *chunk, local uint *sm
 	barrier(CLK_LOCAL_MEM_FENCE);
 	uint before = 0, total = 0;
 	uint wid = ALGO_WARP();
+	/* Unrolled, as in DEFINE_BLOCK_SCAN (common.cl): PoCL 6.0. */
+	#pragma unroll
 	for (uint w = 0; w < WARPS; w++) {
 		uint v = sm[w];
 		before += w < wid ? v : 0u;
 		total += v;
 	}
+	#pragma unroll
 	for (uint k = 0; k < ITEMS_K; k++)
 		chunk[k] += before;
 	barrier(CLK_LOCAL_MEM_FENCE);
