@@ -327,8 +327,6 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 	barrier(CLK_LOCAL_MEM_FENCE);
 	PAIR earlier = PAIR_ID, total = PAIR_ID;
 	uint wid = ALGO_WARP();
-	/* Unrolled, as in DEFINE_BLOCK_SCAN (common.cl): PoCL 6.0. */
-	#pragma unroll
 	for (uint w = 0; w < WARPS; w++) {
 		PAIR x = sm[w];
 		earlier = w < wid ? PAIR_OP(earlier, x) : earlier;
