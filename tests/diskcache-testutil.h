@@ -192,7 +192,7 @@ read_file(const char *path, size_t *n)
 static inline void
 open_cache(struct diskcache *cache, uint64_t max_bytes)
 {
-	ck_assert_int_eq(diskcache_open(cache, cache_path, 0, max_bytes, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(cache, cache_path, NULL, 0, max_bytes, &logger), CLWARP_OK);
 	ck_assert_ptr_nonnull(cache->dir);
 	ck_assert_str_eq(cache->dir, cache_path);
 }
