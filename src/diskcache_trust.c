@@ -90,7 +90,7 @@ diskcache_trust_init(struct diskcache_trust *trust, const char *group,
 	}
 	err = getgrnam_r(group, &gr, buf, NSS_BUF_SIZE, &grp);
 	if (err != 0 || !grp) {
-		snprintf(why, DISKCACHE_WHY_SIZE, "CLWARP_CACHE_GROUP=\"%.100s\": %s", group,
+		snprintf(why, DISKCACHE_WHY_SIZE, "group \"%.100s\": %s", group,
 		         err ? strerror(err) : "no such group");
 		free(buf);
 		return -1;
@@ -98,7 +98,7 @@ diskcache_trust_init(struct diskcache_trust *trust, const char *group,
 	trust->gid = gr.gr_gid;
 	free(buf);
 	if (!user_in_own_groups(trust->gid)) {
-		snprintf(why, DISKCACHE_WHY_SIZE, "CLWARP_CACHE_GROUP=\"%.100s\": you are not in that group",
+		snprintf(why, DISKCACHE_WHY_SIZE, "group \"%.100s\": you are not in that group",
 		         group);
 		return -1;
 	}
@@ -142,7 +142,7 @@ check_folder_itself(const struct diskcache_trust *trust, const char *dir, char *
 	}
 	if (trust->shared && st.st_gid != trust->gid) {
 		snprintf(why, DISKCACHE_WHY_SIZE,
-		         "its group is gid %lu, not CLWARP_CACHE_GROUP's gid %lu (chgrp it)",
+		         "its group is gid %lu, not the shared group's gid %lu (chgrp it)",
 		         (unsigned long)st.st_gid, (unsigned long)trust->gid);
 		return -1;
 	}
@@ -222,7 +222,7 @@ diskcache_trust_entry(const struct diskcache_trust *trust, const struct stat *st
 	if (trust->shared && st->st_gid == trust->gid)
 		return NULL;
 	if (st->st_uid != trust->uid)
-		return trust->shared ? "owned by another user and not of CLWARP_CACHE_GROUP"
+		return trust->shared ? "owned by another user and not of the shared group"
 		                     : "owned by another user";
 	if (st->st_mode & S_IWGRP)
 		return "writable by its group";
