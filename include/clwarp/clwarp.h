@@ -226,7 +226,8 @@ CLWARP_EXPORT cl_int clwarp_last_cl_error(void);
  */
 CLWARP_EXPORT const char *clwarp_last_error(void);
 
-/** @return the disk cache folder in use, or NULL when the disk cache is off. */
+/** @return the disk cache folder in use (resolved: absolute, no symbolic
+ *  links), or NULL when the disk cache is off or its folder was refused. */
 CLWARP_EXPORT const char *clwarp_engine_cache_dir(const clwarp_engine *engine);
 
 /* --------------------------------------------------------------- programs */
