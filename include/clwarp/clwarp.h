@@ -149,7 +149,7 @@ enum clwarp_engine_flags {
  * Environment (unless CLWARP_ENGINE_NO_ENVIRONMENT): CLWARP_DEVICE,
  * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_NATIVE_WIDTH (1 sets
  * CLWARP_ENGINE_NATIVE_WIDTH), CLWARP_CACHE (0 turns the disk cache
- * off), CLWARP_CACHE_DIR, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
+ * off), CLWARP_CACHE_DIR, CLWARP_CACHE_GROUP, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
  * (error|warning|info|debug or 0-3). An explicit option wins over the
  * environment.
  */
@@ -163,6 +163,11 @@ typedef struct clwarp_engine_options {
 	clwarp_log_fn log_fn;        /**< NULL: messages go to stderr */
 	void *log_user_data;
 	int log_level;               /**< -1 = from env, else clwarp_log_level */
+	/** A group that shares the disk cache folder: its members' entries are
+	 *  trusted and the folder may be group-writable (docs/cache.md,
+	 *  "Trust"). NULL = CLWARP_CACHE_GROUP, else the folder is the
+	 *  user's alone. */
+	const char *cache_group;
 } clwarp_engine_options;
 
 CLWARP_EXPORT void clwarp_engine_options_init(clwarp_engine_options *options);
@@ -221,7 +226,8 @@ CLWARP_EXPORT cl_int clwarp_last_cl_error(void);
  */
 CLWARP_EXPORT const char *clwarp_last_error(void);
 
-/** @return the disk cache folder in use, or NULL when the disk cache is off. */
+/** @return the disk cache folder in use (resolved: absolute, no symbolic
+ *  links), or NULL when the disk cache is off or its folder was refused. */
 CLWARP_EXPORT const char *clwarp_engine_cache_dir(const clwarp_engine *engine);
 
 /* --------------------------------------------------------------- programs */
