@@ -48,7 +48,8 @@ readonly TEST_CACHE=$WORK/test-cache
 
 step_build() {
 	rm -rf "$TEST_CACHE"
-	meson_setup build -Dwerror=true -Dtest_cache_dir="$TEST_CACHE"
+	# -Dexamples=true: the test step then runs examples/ (suite examples-c).
+	meson_setup build -Dwerror=true -Dexamples=true -Dtest_cache_dir="$TEST_CACHE"
 	meson compile -C build
 }
 
@@ -110,7 +111,7 @@ step_sanitizers() {
 	# an allocation's stack shows our callers, not only the function that
 	# called malloc.  No benchmarks: they do not run here.
 	meson_setup build-san -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
-		-Dc_args=-fno-omit-frame-pointer -Dbench=false -Dtest_cache_dir="$TEST_CACHE"
+		-Dc_args=-fno-omit-frame-pointer -Dbench=false -Dexamples=true -Dtest_cache_dir="$TEST_CACHE"
 	meson compile -C build-san
 	# halt_on_error: the first report ends the test process, so Check counts
 	#   the test as failed (Check's fork mode: one process per test).
