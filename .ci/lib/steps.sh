@@ -2,7 +2,7 @@
 # The steps of .ci/run that run on the Debian 12 host itself, which sources
 # this file (uses its SRC, WORK and lib/common.sh): install, the gcc,
 # clang, fuzz, sanitizer and ThreadSanitizer builds and their tests, the
-# README's demo, valgrind.
+# README's demo, the installed library's consumers, valgrind.
 
 # The step functions are called through run_step, which shellcheck cannot
 # follow (it would flag every one of them as unreachable).
@@ -21,6 +21,7 @@ readonly HOST_PACKAGES=(
 	debootstrap debian-archive-keyring     # Debian 13 root; the keyring carries trixie's release key
 	mount                                  # mount/umount for the chroot's bind mounts
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
+	cmake                                  # the CMake consumer of the installed library (consumers step)
 )
 
 # --------------------------------------------------------------------------
@@ -82,6 +83,29 @@ step_demo() {
 	echo "$out"
 	# The README promises these values.
 	grep -qx 'arg1: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0' <<<"$out"
+}
+
+# Two applications outside the tree, built against the installed library
+# as users build them: with pkg-config and with CMake's find_package
+# (tests/consumer/). The install is staged under $WORK (DESTDIR), not in
+# the machine's /usr/local: pkg-config reads it through its sysroot
+# variable, and clwarpConfig.cmake finds the prefix from where it lies.
+step_consumers() {
+	local stage=$WORK/stage prefix libdir out
+	rm -rf "$stage" "$WORK/consumer-cmake"
+	meson install -C build --no-rebuild --destdir "$stage" >/dev/null
+	prefix=$stage$(meson introspect build --buildoptions |
+		python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+	libdir=$(dirname "$(find "$prefix" -name clwarp.pc)")/..
+	out=$(PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage pkg-config --cflags --libs clwarp)
+	echo "pkg-config: $out"
+	# shellcheck disable=SC2086 # the flags are meant to split
+	gcc -std=c11 -Wall -Werror -o "$WORK/consumer-pkgconfig" tests/consumer/consumer.c $out
+	LD_LIBRARY_PATH=$libdir CLWARP_CACHE=0 "$WORK/consumer-pkgconfig"
+	cmake -G Ninja -S tests/consumer -B "$WORK/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix"
+	cmake --build "$WORK/consumer-cmake"
+	# CMake gives the imported library's folder as the build tree's rpath.
+	CLWARP_CACHE=0 "$WORK/consumer-cmake/consumer"
 }
 
 step_clang() {
