@@ -3,7 +3,7 @@
 # this file (uses its SRC, WORK and lib/common.sh): install, the gcc,
 # clang, fuzz, sanitizer and ThreadSanitizer builds and their tests, the
 # README's demo, the installed library's consumers, the release tarball,
-# valgrind.
+# the API reference, valgrind.
 
 # The step functions are called through run_step, which shellcheck cannot
 # follow (it would flag every one of them as unreachable).
@@ -23,6 +23,7 @@ readonly HOST_PACKAGES=(
 	mount                                  # mount/umount for the chroot's bind mounts
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
 	cmake                                  # the CMake consumer of the installed library (consumers step)
+	doxygen                                # the API reference and its undocumented-function check (docs step)
 )
 
 # --------------------------------------------------------------------------
@@ -120,6 +121,13 @@ step_dist() {
 	meson_setup build-dist -Dtests=false -Dbench=false -Dexamples=true
 	meson dist -C build-dist --formats xztar
 	ls -l build-dist/meson-dist/
+}
+
+step_docs() {
+	# The API reference from the public headers (Doxygen, docs/meson.build);
+	# docs/check-undocumented.py fails on any public function without a
+	# documentation comment.
+	meson compile -C build docs
 }
 
 step_clang() {
