@@ -300,6 +300,7 @@ c_local_over_device(void)
 	return launch(1, twice, 1, twice, 1);
 }
 
+static clwarp_status c_arg_never_set(void) { return launch(1, 64, 1, 64, 1); }
 static clwarp_status c_global_overflow(void) { return launch(2, SIZE_MAX, 2, 1, 1); }
 static clwarp_status c_groups_over_32_bits(void) { return launch(2, (size_t)1 << 32, 2, 1, 1); }
 static clwarp_status c_items_without_local(void) { return launch(1, (size_t)1 << 32, 1, 0, 0); }
@@ -407,6 +408,7 @@ static const struct bad_case {
 	{ "argument index past the last", c_arg_index, CLWARP_ERROR_INVALID_ARGUMENT, "there is no argument 7" },
 	{ "scalar without a value", c_arg_no_value, CLWARP_ERROR_INVALID_ARGUMENT, "scalar argument 1 has no value" },
 	{ "local memory of 0 bytes", c_arg_local_zero, CLWARP_ERROR_INVALID_ARGUMENT, "local argument 0 of 0 bytes" },
+	{ "argument never set", c_arg_never_set, CLWARP_ERROR_OPENCL, "launching kernel two: argument 1 (of 2) was never set: CL_INVALID_KERNEL_ARGS" },
 	{ "0 dimensions", c_dims_zero, CLWARP_ERROR_INVALID_ARGUMENT, "work dimensions must be 1, 2 or 3, not 0" },
 	{ "4 dimensions", c_dims_four, CLWARP_ERROR_INVALID_ARGUMENT, "not 4" },
 	{ "global size 0", c_global_zero, CLWARP_ERROR_INVALID_ARGUMENT, "global size is 0 in dimension 0" },

@@ -304,7 +304,12 @@ CLWARP_EXPORT clwarp_status clwarp_program_kernel(clwarp_program *program, const
 
 /** Free a kernel object from clwarp_program_kernel(); NULL is fine. */
 CLWARP_EXPORT void clwarp_kernel_free(clwarp_kernel *kernel);
-/** @return the kernel's cl_kernel, owned by the kernel object. */
+/**
+ * @return the kernel's cl_kernel, owned by the kernel object. Set its
+ * arguments through clwarp_kernel_set_arg_*(): clwarp_kernel_launch() and
+ * clwarp_kernel_enqueue() refuse a kernel with an argument never set that
+ * way.
+ */
 CLWARP_EXPORT cl_kernel clwarp_kernel_cl(const clwarp_kernel *kernel);
 
 /** Number of arguments the user's kernel declares (hidden ones excluded). */
@@ -345,6 +350,10 @@ CLWARP_EXPORT clwarp_status clwarp_kernel_warp_info(const clwarp_kernel *kernel,
  * CLWARP_ERROR_INVALID_ARGUMENT; work-items whose count overflows size_t,
  * or more than 2^32 - 1 work-groups (with @p local NULL: work-items;
  * drivers count work-groups in 32 bits), give CLWARP_ERROR_TOO_LARGE.
+ * Arguments: one never set through clwarp_kernel_set_arg_*() gives
+ * CLWARP_ERROR_OPENCL with clwarp_last_cl_error() CL_INVALID_KERNEL_ARGS
+ * and a message naming it, without calling the driver (on NVIDIA's, such
+ * a launch breaks what other threads enqueue at the same time).
  */
 CLWARP_EXPORT clwarp_status clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims,
                                                  const size_t *global, const size_t *local,
