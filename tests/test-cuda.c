@@ -61,7 +61,13 @@ build(clwarp_engine *e, const char *options, clwarp_status *st, char **log)
 	clwarp_build_info info;
 
 	*st = clwarp_program_build_file(e, path, options, &prog, &info);
-	*log = *st == CLWARP_OK ? NULL : strdup(clwarp_last_error());
+	*log = NULL;
+	if (*st != CLWARP_OK) {
+		size_t size = strlen(clwarp_last_error()) + (info.log ? strlen(info.log) : 0) + 2;
+
+		*log = malloc(size);
+		snprintf(*log, size, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
+	}
 	clwarp_build_info_clear(&info);
 	free(path);
 	return prog;
