@@ -42,12 +42,12 @@
 
 #include <clwarp/cuda.h>
 
-kernel void shfl_scan_test(global int *data, int width, global int *partial_sums,
+__global__ void shfl_scan_test(global int *data, int width, global int *partial_sums,
 			   local int *sums) {
-  int id = ((get_group_id(0) * get_local_size(0)) + get_local_id(0));
+  int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
   int lane_id = id % warpSize;
   // determine a warp_id within a block
-  int warp_id = get_local_id(0) / warpSize;
+  int warp_id = threadIdx.x / warpSize;
 
   // Below is the basic structure of using a shfl instruction
   // for a scan.
@@ -73,11 +73,11 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
   // next sum the largest values for each warp
 
   // write the sum of the warp to smem
-  if (get_local_id(0) % warpSize == warpSize - 1) {
+  if (threadIdx.x % warpSize == warpSize - 1) {
     sums[warp_id] = value;
   }
 
-  barrier(CLK_LOCAL_MEM_FENCE);
+  __syncthreads();
 
   //
   // scan sum the warp sums
@@ -86,7 +86,7 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
   // clwarp: every lane of the work-group makes the shuffles (the original
   // shuffles on lanes 0 .. nwarps-1 of warp 0 only, with a partial mask); the
   // other lanes scan zeros and store nothing.
-  int nwarps = get_local_size(0) / warpSize;
+  int nwarps = blockDim.x / warpSize;
   int is_scanner = warp_id == 0 && lane_id < nwarps;
   int warp_sum = is_scanner ? sums[lane_id] : 0;
 
@@ -101,7 +101,7 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
     sums[lane_id] = warp_sum;
   }
 
-  barrier(CLK_LOCAL_MEM_FENCE);
+  __syncthreads();
 
   // perform a uniform add across warps in the block
   // read neighbouring warp's sum and add it to threads value
@@ -117,7 +117,7 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
   data[id] = value;
 
   // last thread has sum, write write out the block's sum
-  if (partial_sums != NULL && get_local_id(0) == get_local_size(0) - 1) {
-    partial_sums[get_group_id(0)] = value;
+  if (partial_sums != NULL && threadIdx.x == blockDim.x - 1) {
+    partial_sums[blockIdx.x] = value;
   }
 }

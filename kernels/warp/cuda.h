@@ -197,6 +197,25 @@ int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred) __attribute__((un
 #define atomicXor(p, v) atomic_xor((p), (v))
 #define atomicCAS(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
 
+/* The float forms of C's math functions: OpenCL C's overloads at float
+ * (each within OpenCL's error bounds, which are not CUDA's ulp for ulp). */
+#define fmaxf(a, b) fmax((float)(a), (float)(b))
+#define fminf(a, b) fmin((float)(a), (float)(b))
+#define fabsf(x) fabs((float)(x))
+#define floorf(x) floor((float)(x))
+#define ceilf(x) ceil((float)(x))
+#define fmaf(a, b, c) fma((float)(a), (float)(b), (float)(c))
+#define sqrtf(x) sqrt((float)(x))
+#define rsqrtf(x) rsqrt((float)(x))
+#define expf(x) exp((float)(x))
+#define exp2f(x) exp2((float)(x))
+#define logf(x) log((float)(x))
+#define log2f(x) log2((float)(x))
+#define powf(a, b) pow((float)(a), (float)(b))
+#define sinf(x) sin((float)(x))
+#define cosf(x) cos((float)(x))
+#define tanhf(x) tanh((float)(x))
+
 /* Integer intrinsics (CUDA's int results; OpenCL C 1.2 has no ctz). */
 #define __popc(x) ((int)popcount((uint)(x)))
 #define __popcll(x) ((int)popcount((ulong)(x)))
