@@ -83,22 +83,19 @@ __global__ void shfl_scan_test(global int *data, int width, global int *partial_
   // scan sum the warp sums
   // the same shfl scan operation, but performed on warp sums
   //
-  // clwarp: every lane of the work-group makes the shuffles (the original
-  // shuffles on lanes 0 .. nwarps-1 of warp 0 only, with a partial mask); the
-  // other lanes scan zeros and store nothing.
-  int nwarps = blockDim.x / warpSize;
-  int is_scanner = warp_id == 0 && lane_id < nwarps;
-  int warp_sum = is_scanner ? sums[lane_id] : 0;
+  { // clwarp: every lane makes the shuffles (CUDA: lanes 0 .. nwarps-1 of warp 0
+    // under a partial mask); the others scan zeros and store nothing.
+    int scanner = warp_id == 0 && lane_id < (blockDim.x / warpSize);
+    int warp_sum = scanner ? sums[lane_id] : 0;
 
-  int mask = (1 << nwarps) - 1;
-  for (int i = 1; i <= nwarps; i *= 2) {
-    int n = __shfl_up_sync(mask, warp_sum, i, nwarps);
+    int mask = (1 << (blockDim.x / warpSize)) - 1;
+    for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
+      int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
 
-    if (lane_id >= i) warp_sum += n;
-  }
+      if (lane_id >= i) warp_sum += n;
+    }
 
-  if (is_scanner) {
-    sums[lane_id] = warp_sum;
+    if (scanner) sums[lane_id] = warp_sum;
   }
 
   __syncthreads();
