@@ -53,6 +53,16 @@ engine_new(unsigned warp_size)
 	return e;
 }
 
+static unsigned
+warpSize_of(clwarp_engine *e)
+{
+	clwarp_backend backend;
+	unsigned warp;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
+	return warp;
+}
+
 static clwarp_program *
 build(clwarp_engine *e, const char *options, clwarp_status *st, char **log)
 {
@@ -294,6 +304,55 @@ START_TEST(test_header_vs_model)
 }
 END_TEST
 
+/* A constant mask that leaves lanes out fails the build, where the compiler
+ * has diagnose_if; a full one (0xffffffff, -1, __activemask()) and a
+ * run-time one build. */
+START_TEST(test_mask_check)
+{
+	static const char *const full =
+		"#include <clwarp/cuda.h>\n"
+		"#if !defined(__has_attribute)\n#error no diagnose_if\n#elif !__has_attribute(diagnose_if)\n"
+		"#error no diagnose_if\n#endif\n"
+		"__global__ void k(global int *o, unsigned m) {\n"
+		"  int x = o[threadIdx.x];\n"
+		"  x = __shfl_sync(0xffffffff, x, 1) + __shfl_xor_sync(-1, x, 1, 8) + __shfl_up(x, 1);\n"
+		"  x += __ballot_sync(__activemask(), x > 3) + __any_sync(m, x);\n"
+		"  __syncwarp(); __syncwarp(0xffffffffu);\n"
+		"  o[threadIdx.x] = x;\n"
+		"}\n";
+	static const char *const partial =
+		"#include <clwarp/cuda.h>\n"
+		"__global__ void k(global int *o) {\n"
+		"  o[threadIdx.x] = __shfl_down_sync((1u << (warpSize / 2)) - 1u, o[threadIdx.x], 1);\n"
+		"}\n";
+	clwarp_engine *e = engine_new(0);
+	clwarp_program *prog = NULL;
+	clwarp_build_info info;
+	clwarp_status st;
+
+	st = clwarp_program_build_source(e, full, "full.cl", NULL, &prog, &info);
+	if (st != CLWARP_OK && info.log && strstr(info.log, "no diagnose_if")) {
+		fprintf(stderr, "the compiler has no diagnose_if: constant masks are not checked here\n");
+		clwarp_build_info_clear(&info);
+		clwarp_engine_free(e);
+		return;
+	}
+	ck_assert_msg(st == CLWARP_OK, "full masks: %s\n%s", clwarp_last_error(), info.log ? info.log : "");
+	clwarp_build_info_clear(&info);
+	/* Half the warp's lanes (W >= 2): the low W/2 bits. At W = 1 there is
+	 * no partial mask to give. */
+	if (warpSize_of(e) >= 2) {
+		st = clwarp_program_build_source(e, partial, "partial.cl", NULL, &prog, &info);
+		ck_assert_int_eq(st, CLWARP_ERROR_BUILD);
+		ck_assert_msg(strstr(clwarp_last_error(), "a lane mask that leaves out lanes of the warp") ||
+			      (info.log && strstr(info.log, "a lane mask that leaves out lanes of the warp")),
+			      "no mask message: %s\n%s", clwarp_last_error(), info.log ? info.log : "");
+		clwarp_build_info_clear(&info);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
 /* Values of one line "shfl OP a b width: v..." or "vote FIELD k: v...". */
 static int
 parse_values(const char *text, int64_t *values)
@@ -381,6 +440,8 @@ main(void)
 	Suite *s = test_suite_with_timeout("cuda", &tc);
 
 	tcase_set_timeout(tc, 600);
+	if (test_wanted("test_mask_check"))
+		tcase_add_test(tc, test_mask_check);
 	if (test_wanted("test_model_vs_cuda"))
 		tcase_add_test(tc, test_model_vs_cuda);
 	if (test_wanted("test_header_vs_model"))
