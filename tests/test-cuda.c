@@ -306,19 +306,22 @@ END_TEST
 
 /* A constant mask that leaves lanes out fails the build, where the compiler
  * has diagnose_if; a full one (0xffffffff, -1, __activemask()) and a
- * run-time one build. */
+ * run-time one build, and so do the qualifiers' usual orders. */
 START_TEST(test_mask_check)
 {
 	static const char *const full =
 		"#include <clwarp/cuda.h>\n"
 		"#if !defined(__has_attribute)\n#error no diagnose_if\n#elif !__has_attribute(diagnose_if)\n"
 		"#error no diagnose_if\n#endif\n"
+		"static __device__ int one(int x);\n"
+		"__host__ __device__ static inline int two(int x) { return one(x) + 1; }\n"
+		"static __device__ int one(int x) { return x; }\n"
 		"__global__ void k(global int *o, unsigned m) {\n"
 		"  int x = o[threadIdx.x];\n"
 		"  x = __shfl_sync(0xffffffff, x, 1) + __shfl_xor_sync(-1, x, 1, 8) + __shfl_up(x, 1);\n"
 		"  x += __ballot_sync(__activemask(), x > 3) + __any_sync(m, x);\n"
 		"  __syncwarp(); __syncwarp(0xffffffffu);\n"
-		"  o[threadIdx.x] = x;\n"
+		"  o[threadIdx.x] = two(x);\n"
 		"}\n";
 	static const char *const partial =
 		"#include <clwarp/cuda.h>\n"

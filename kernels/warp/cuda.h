@@ -134,8 +134,10 @@ CLWARP_INLINE uint clwarp_cuda_xor_src(uint lane, uint mask, uint width) CLWARP_
 
 #define __global__ kernel
 #define __shared__ local
-/* Helpers need no qualifier: OpenCL C functions run on the device. */
-#define __device__
+/* OpenCL C functions run on the device; a CUDA helper is always inlined,
+ * so that `__device__ inline` (C99's inline: no external definition) links
+ * on every compiler. */
+#define __device__ __attribute__((always_inline))
 #define __host__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
