@@ -5,7 +5,8 @@
  * exists. Build and run on an NVIDIA GPU (sm_70 or later; sm_80+ for
  * __reduce_*_sync):
  *
- *   nvcc -O2 -arch=native -o cuda-semantics tests/cuda-semantics.cu
+ *   mkdir -p tests/data
+ *   nvcc -O2 -arch=sm_90 -o cuda-semantics tests/cuda-semantics.cu
  *   ./cuda-semantics > tests/data/cuda-semantics.txt
  *
  * Output: comment lines (#), then one line per shuffle
