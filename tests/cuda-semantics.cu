@@ -6,8 +6,8 @@
  * __reduce_*_sync):
  *
  *   mkdir -p tests/data
- *   nvcc -O2 -arch=sm_90 -o cuda-semantics tests/cuda-semantics.cu
- *   ./cuda-semantics > tests/data/cuda-semantics.txt
+ *   nvcc -O2 -arch=sm_90 -o /tmp/cuda-semantics tests/cuda-semantics.cu
+ *   /tmp/cuda-semantics > tests/data/cuda-semantics.txt
  *
  * Output: comment lines (#), then one line per shuffle
  *   shfl OP a b width: v0 ... v63
