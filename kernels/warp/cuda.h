@@ -1,6 +1,6 @@
-/* <clwarp/cuda.h>: CUDA's warp intrinsics, execution-model names and
- * integer intrinsics over the libclwarp warp API, for kernels ported from
- * CUDA. The engine serves this file to `#include <clwarp/cuda.h>`; no file
+/* <clwarp/cuda.h>: CUDA's warp intrinsics over the libclwarp warp API, with
+ * CUDA's execution-model names, atomics, float math and integer intrinsics,
+ * for kernels ported from CUDA. The engine serves this file to `#include <clwarp/cuda.h>`; no file
  * is needed on disk.
  *
  * The shuffles follow CUDA's rules, not the warp API's where the two differ
