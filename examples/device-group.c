@@ -66,10 +66,13 @@ main(int argc, char **argv)
 		report("scatter", status);
 		goto out;
 	}
-	for (d = 0; d < count; d++)
-		printf("device %zu: %s, elements %zu to %zu\n", d,
-		       clwarp_engine_device_info(clwarp_group_engine(group, d))->name, offsets[d],
-		       offsets[d + 1]);
+	for (d = 0; d < count; d++) {
+		const clwarp_device_info *info = clwarp_engine_device_info(clwarp_group_engine(group, d));
+
+		printf("device %zu: %s (%s), elements %zu to %zu\n", d, info->name,
+		       info->type & CL_DEVICE_TYPE_GPU ? "GPU" : info->type & CL_DEVICE_TYPE_CPU ? "CPU" : "other",
+		       offsets[d], offsets[d + 1]);
+	}
 
 	/* The program and kernel are built for each device, on each its own backend. */
 	status = clwarp_group_build_source(group, source, "square.cl", NULL, &program, &log);

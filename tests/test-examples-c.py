@@ -120,15 +120,20 @@ class ExamplesC(unittest.TestCase):
     def test_device_group(self):
         out = self.ok(DEVICE_GROUP)
         count = int(field(out, "devices"))
-        if os.environ.get("POCL_DEVICES", "").split() == ["pthread", "pthread"]:
-            self.assertEqual(count, 2)
         # The slices cover the array, in order, one per device.
-        slices = re.findall(r"^device (\d+): .*, elements (\d+) to (\d+)$", out, re.M)
+        slices = re.findall(r"^device (\d+): .* \((GPU|CPU|other)\), elements (\d+) to (\d+)$", out, re.M)
         self.assertEqual([int(s[0]) for s in slices], list(range(count)))
-        self.assertEqual(int(slices[0][1]), 0)
-        self.assertEqual(int(slices[-1][2]), 10000)
+        # The default group: every GPU where there is one, else every device
+        # (two PoCL devices under meson).
+        kinds = {s[1] for s in slices}
+        if "GPU" in kinds:
+            self.assertEqual(kinds, {"GPU"})
+        elif os.environ.get("POCL_DEVICES", "").split() == ["pthread", "pthread"]:
+            self.assertEqual(count, 2)
+        self.assertEqual(int(slices[0][2]), 0)
+        self.assertEqual(int(slices[-1][3]), 10000)
         for a, b in zip(slices, slices[1:]):
-            self.assertEqual(a[2], b[1])
+            self.assertEqual(a[3], b[2])
         squares = [(i % 101 - 50) ** 2 for i in range(10000)]
         shown = ints(field(out, "squares").replace("...", ""))
         self.assertEqual(shown, squares[:8] + squares[-4:])
