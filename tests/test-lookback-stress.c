@@ -64,6 +64,8 @@ struct call {
 	size_t n;
 	uint64_t seed, call_seed;
 	size_t passed[ALG_COUNT];
+	size_t largest;
+	unsigned large;   /* calls of at least 1 << 20 elements */
 };
 
 static unsigned long long
@@ -468,6 +470,8 @@ stress_call(clwarp_engine *e, struct call *c, size_t max_n)
 		break;
 	}
 	c->passed[c->algo]++;
+	c->largest = c->n > c->largest ? c->n : c->largest;
+	c->large += c->n >= (1u << 20);
 }
 
 START_TEST(test_lookback_stress)
@@ -502,8 +506,8 @@ START_TEST(test_lookback_stress)
 		c.call_seed = next_random(&s);
 		stress_call(e, &c, max_n);
 	}
-	printf("lookback-stress: %u calls passed in %.0f s:", calls > first ? calls - first : 0,
-	       difftime(time(NULL), start));
+	printf("lookback-stress: %u calls passed in %.0f s (%u of n >= 2^20, largest %zu):",
+	       calls > first ? calls - first : 0, difftime(time(NULL), start), c.large, c.largest);
 	for (int a = 0; a < ALG_COUNT; a++)
 		printf(" %s %zu%s", algo_names[a], c.passed[a], a + 1 < ALG_COUNT ? "," : "\n");
 	clwarp_engine_free(e);
