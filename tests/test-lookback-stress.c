@@ -14,14 +14,18 @@
 
 /*
  * Environment:
- *   CLWARP_STRESS_CALLS   number of calls (default 48: under a minute on
+ *   CLWARP_STRESS_CALLS   number of calls (default 128: under a minute on
  *                         PoCL 3.1, 2 cores, warm cache)
  *   CLWARP_STRESS_MAX_N   largest n (default 4500000: the large calls have
- *                         at least 500 tiles for every algorithm at the
- *                         default tuning, nv's 8192-element runs tiles
- *                         included, so they take ALGO_NAP's naps)
+ *                         at least 500 tiles for compaction, partition,
+ *                         unique, scan and runs at the default tuning,
+ *                         nv's 8192-element runs tiles included, so they
+ *                         take ALGO_NAP's naps; sorts take half that n)
  *   CLWARP_STRESS_SEED    the run's seed (default 20261126), printed at start
  *   CLWARP_STRESS_FIRST   the first call to run (replays call k of a seed)
+ *   CLWARP_STRESS_ALGO    only calls of this algorithm ("run_length_encode",
+ *                         "scan inclusive", ...: the names in the messages)
+ *   CLWARP_STRESS_TYPE    only calls of this key type ("int", "uint", "float")
  *   CLWARP_STRESS_NAPS=1  where CLWARP_ALGO_TUNING is unset, set it to the
  *                         nv naps "runs_wait=1150,runs_poll=76,select_wait=
  *                         1150,select_poll=76,partition_wait=1150,
@@ -64,6 +68,8 @@ struct call {
 	size_t n;
 	uint64_t seed, call_seed;
 	size_t passed[ALG_COUNT];
+	const char *only_algo, *only_type;   /* NULL: every one */
+	unsigned skipped;
 	size_t largest;
 	unsigned large;   /* calls of at least 1 << 20 elements */
 };
@@ -443,6 +449,11 @@ stress_call(clwarp_engine *e, struct call *c, size_t max_n)
 	c->op = CLWARP_OP_ADD;
 	c->flags = 0;
 	c->n = call_size(c->index, c->algo, max_n, &rs);
+	if ((c->only_algo && strcmp(c->only_algo, algo_names[c->algo]) != 0) ||
+	    (c->only_type && strcmp(c->only_type, type_names[c->type]) != 0)) {
+		c->skipped++;
+		return;
+	}
 	rng_state = c->call_seed | 1;
 	switch (c->algo) {
 	case ALG_COMPACT:
@@ -476,7 +487,7 @@ stress_call(clwarp_engine *e, struct call *c, size_t max_n)
 
 START_TEST(test_lookback_stress)
 {
-	unsigned calls = (unsigned)env_number("CLWARP_STRESS_CALLS", 48);
+	unsigned calls = (unsigned)env_number("CLWARP_STRESS_CALLS", 128);
 	unsigned first = (unsigned)env_number("CLWARP_STRESS_FIRST", 0);
 	size_t max_n = (size_t)env_number("CLWARP_STRESS_MAX_N", 4500000);
 	struct call c = { 0 };
@@ -493,6 +504,8 @@ START_TEST(test_lookback_stress)
 	tuning = getenv("CLWARP_ALGO_TUNING");
 	ck_assert_msg(max_n >= 1 && max_n < ((size_t)1 << 31), "CLWARP_STRESS_MAX_N: 1 to 2^31 - 1");
 	c.seed = env_number("CLWARP_STRESS_SEED", 20261126);
+	c.only_algo = getenv("CLWARP_STRESS_ALGO");
+	c.only_type = getenv("CLWARP_STRESS_TYPE");
 	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
 	printf("lookback-stress: seed %" PRIu64 ", calls %u to %u, max n %zu, device %s, backend %d, warp %u, CLWARP_ALGO_TUNING=%s\n",
@@ -506,8 +519,9 @@ START_TEST(test_lookback_stress)
 		c.call_seed = next_random(&s);
 		stress_call(e, &c, max_n);
 	}
-	printf("lookback-stress: %u calls passed in %.0f s (%u of n >= 2^20, largest %zu):",
-	       calls > first ? calls - first : 0, difftime(time(NULL), start), c.large, c.largest);
+	printf("lookback-stress: %u calls passed in %.0f s (%u skipped by CLWARP_STRESS_ALGO/TYPE; %u of n >= 2^20, largest %zu):",
+	       calls > first ? calls - first - c.skipped : 0, difftime(time(NULL), start), c.skipped,
+	       c.large, c.largest);
 	for (int a = 0; a < ALG_COUNT; a++)
 		printf(" %s %zu%s", algo_names[a], c.passed[a], a + 1 < ALG_COUNT ? "," : "\n");
 	clwarp_engine_free(e);
