@@ -94,6 +94,24 @@ make_values(clwarp_type t, clwarp_op op, void *values, size_t n, uint64_t seed)
 enum call { CALL_UNIQUE, CALL_RLE, CALL_RBK };
 static const char *const call_names[] = { "unique", "run_length_encode", "reduce_by_key" };
 
+/* On a mismatch at output r, the outputs around it against the reference
+ * on stderr: tells a shifted or extra run from a wrong length. */
+static void
+print_window(size_t r, size_t n, size_t runs, size_t ks, size_t vs, const uint8_t *got_k,
+	     const uint8_t *got_v, const uint64_t *ref_keys, const uint64_t *ref_values)
+{
+	for (size_t i = r > 4 ? r - 4 : 0; i < n && i <= r + 4; i++) {
+		fprintf(stderr, "  run %zu: key 0x%llx (expected 0x%llx)", i,
+			(unsigned long long)get_bits(got_k, ks, i),
+			(unsigned long long)(i < runs ? ref_keys[i] : FILL_BITS(ks)));
+		if (got_v)
+			fprintf(stderr, ", value 0x%llx (expected 0x%llx)",
+				(unsigned long long)get_bits(got_v, vs, i),
+				(unsigned long long)(i < runs ? ref_values[i] : FILL_BITS(vs)));
+		fputc('\n', stderr);
+	}
+}
+
 /*
  * One call on n keys of pattern p, every output element compared with the
  * reference; output elements past the runs must be left alone.
@@ -143,6 +161,8 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 		/* ck_assert_* costs a pipe write per call (Check's fork mode):
 		 * only on a mismatch. */
 		if (k != want_k)
+			print_window(r, n, runs, ks, vs, got_k, got_v, ref_keys, ref_values);
+		if (k != want_k)
 			ck_abort_msg("%s, %s keys, n %zu, pattern %d: key %zu is 0x%llx, expected 0x%llx%s",
 				     call_names[call], type_names[kt], n, (int)p, r,
 				     (unsigned long long)k, (unsigned long long)want_k,
@@ -151,6 +171,8 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 			continue;
 		uint64_t v = get_bits(got_v, vs, r), want_v = r < runs ? ref_values[r] : FILL_BITS(vs);
 
+		if (r < runs ? !same_value(vt, op, v, want_v) : v != want_v)
+			print_window(r, n, runs, ks, vs, got_k, got_v, ref_keys, ref_values);
 		if (r < runs ? !same_value(vt, op, v, want_v) : v != want_v)
 			ck_abort_msg("%s, %s keys, %s values, op %d, n %zu, pattern %d: value %zu is 0x%llx, expected 0x%llx%s",
 				     call_names[call], type_names[kt], type_names[vt], (int)op, n,
