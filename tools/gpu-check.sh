@@ -5,17 +5,18 @@
 #   source .device/opencl-env.sh && bash tools/gpu-check.sh
 #
 # Parts (each a `meson test` run; docs/gpu-status.md records the last check):
-#   nv           the whole suite on the GPU with nothing set (default backend)
-#   local        the warp and algorithm suites on the GPU with CLWARP_BACKEND=local
-#   threads      test-threads 5 times in a row, nv and local
-#   group        the multidevice suites on the GPU and the CPU (CLWARP_DEVICES=gpu,cpu)
-#   stress       the look-back stress test, 10^4 calls, with and without the
-#                run-length naps
-#   pocl         the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
-#                quick sizes, torture left out), run beside the GPU parts in
-#                a build folder of its own
-# The kernels/examples files run with --check in the `examples` suite of nv,
-# pocl and local.
+#   nv             the whole suite on the GPU with nothing set (default backend)
+#   threads-nv     test-threads 5 times in a row on the GPU
+#   group          the multidevice suites on the GPU and the CPU (CLWARP_DEVICES=gpu,cpu)
+#   stress         the look-back stress test, 10^4 calls, without and with
+#   stress-naps    the run-length naps
+#   local          the warp and algorithm suites on the GPU with CLWARP_BACKEND=local
+#   threads-local  test-threads 5 times in a row, local backend on the GPU
+#   pocl           the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
+#                  quick sizes, torture left out)
+# stress, local and pocl run beside the others (local and pocl each in a
+# build folder of its own: their own disk cache and temporary files). The kernels/examples files
+# run with --check in the `examples` suite of nv, local and pocl.
 #
 # Ends with one line "N passed, M failed, K skipped" (meson's tests); exit 1
 # when anything failed or was skipped. Logs: build-gpu*/meson-logs/PART.txt.
@@ -23,14 +24,15 @@
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-readonly GPU_BUILD=build-gpu CPU_BUILD=build-gpu-cpu
-readonly PARTS=${CLWARP_GPU_CHECK_PARTS:-nv local threads group stress pocl}
+readonly GPU_BUILD=build-gpu LOCAL_BUILD=build-gpu-local CPU_BUILD=build-gpu-cpu
+readonly PARTS=${CLWARP_GPU_CHECK_PARTS:-nv threads-nv group stress stress-naps local threads-local pocl}
 declare -A RESULT=()
 
 wanted() { [[ " $PARTS " == *" $1 "* ]]; }
 
 configure() {
-	[[ -f $1/build.ninja ]] || meson setup "$1" -Dexamples=true >/dev/null || return 1
+	[[ -f $1/build.ninja ]] || meson setup "$1" -Dexamples=true >"$1.setup.log" 2>&1 ||
+		{ tail -30 "$1.setup.log"; return 1; }
 	ninja -C "$1" >"$1.ninja.log" 2>&1 || { tail -30 "$1.ninja.log"; return 1; }
 }
 
@@ -66,38 +68,52 @@ print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
 EOF
 }
 
+# background BUILD FUNCTION [ARGS]: FUNCTION's parts in the background, their
+# "part NAME: ..." lines in BUILD.FUNCTION.log.
+background() {
+	local build=$1
+	shift
+	( configure "$build" || { echo "part $build: 0 passed, 1 failed, 0 skipped (no build)"; exit; }
+	  "$@" ) >"$build.$1.log" 2>&1 &
+	BACKGROUND+=("$build.$1.log")
+}
+
+local_parts() {
+	wanted local && part local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --num-processes 4 \
+		warp warp-ops warp-sort cuda algorithms sort runs histogram examples
+	wanted threads-local && part threads-local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --repeat 5 threads
+}
+
+stress_parts() {
+	wanted stress && part stress "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 -- lookback-stress
+	wanted stress-naps && part stress-naps "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 \
+		CLWARP_ALGO_TUNING=runs_wait=1150,runs_poll=76 -- lookback-stress
+}
+
 main() {
-	local start=$SECONDS cpu_pid=
-	echo "GPU check of $(git rev-parse --short HEAD 2>/dev/null || echo '?') on" \
+	local start=$SECONDS log line
+	BACKGROUND=()
+	echo "GPU check of ${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} on" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
 	configure "$GPU_BUILD" || { echo "0 passed, 1 failed"; exit 1; }
-	if wanted pocl; then
-		# Its own build folder: its own test cache and temporary folders.
-		( configure "$CPU_BUILD" &&
-		  part pocl "$CPU_BUILD" CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- \
-			--no-suite torture --num-processes 8 ) >"$CPU_BUILD.part.log" 2>&1 &
-		cpu_pid=$!
-	fi
+	{ wanted local || wanted threads-local; } && background "$LOCAL_BUILD" local_parts
+	{ wanted stress || wanted stress-naps; } && background "$GPU_BUILD" stress_parts
+	wanted pocl && background "$CPU_BUILD" part pocl "$CPU_BUILD" CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- \
+		--no-suite torture --num-processes 8
 	wanted nv && part nv "$GPU_BUILD" -- --num-processes 8
-	wanted local && part local "$GPU_BUILD" CLWARP_BACKEND=local -- --num-processes 8 \
-		warp warp-ops warp-sort cuda algorithms sort runs histogram examples
-	if wanted threads; then
-		part threads-nv "$GPU_BUILD" -- --repeat 5 threads
-		part threads-local "$GPU_BUILD" CLWARP_BACKEND=local -- --repeat 5 threads
-	fi
+	wanted threads-nv && part threads-nv "$GPU_BUILD" -- --repeat 5 threads
 	wanted group && part group "$GPU_BUILD" CLWARP_DEVICES=gpu,cpu -- --suite multidevice
-	if wanted stress; then
-		part stress "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 -- lookback-stress
-		part stress-naps "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 \
-			CLWARP_ALGO_TUNING=runs_wait=1150,runs_poll=76 -- lookback-stress
-	fi
-	if [[ -n $cpu_pid ]]; then
-		wait "$cpu_pid"
-		cat "$CPU_BUILD.part.log"
-		RESULT[pocl]=$(sed -n 's/^part pocl: //p' "$CPU_BUILD.part.log")
-		[[ -n ${RESULT[pocl]} ]] || RESULT[pocl]="0 passed, 1 failed, 0 skipped (no result)"
-	fi
+	wait
+	for log in "${BACKGROUND[@]}"; do
+		cat "$log"
+		while read -r line; do
+			RESULT[${line%%:*}]=${line#*: }
+		done < <(sed -n 's/^.*part \([a-z-]*: \)/\1/p' "$log")
+	done
 
+	for name in $PARTS; do
+		[[ -n ${RESULT[$name]:-} ]] || RESULT[$name]="0 passed, 1 failed, 0 skipped (no result)"
+	done
 	local passed=0 failed=0 skipped=0 p f s name
 	echo "---- GPU check: $((SECONDS - start)) s"
 	for name in "${!RESULT[@]}"; do
