@@ -49,7 +49,7 @@ struct worker {
  */
 struct threads_case {
 	int threads, rounds;
-	char *dir, *cache, inc[4200];
+	char *dir, *cache, inc[2048];
 	clwarp_engine *engine;
 };
 
