@@ -191,14 +191,16 @@ step_sanitizers() {
 }
 
 step_threads() {
-	# tests/test-threads.c under gcc's ThreadSanitizer: several threads
+	# tests/test-threads under gcc's ThreadSanitizer: several threads
 	# building, looking up, launching, reading and running algorithms on one
-	# engine; any report fails (docs/reliability-threads.md, which also
-	# shows that TSan does see our races through PoCL). libpocl and LLVM
-	# are not instrumented and need no suppressions.
+	# engine, on an engine each, and on engines of one context; any report
+	# fails (docs/reliability-threads.md, which also shows that TSan does
+	# see our races through PoCL). libpocl and LLVM are not instrumented
+	# and need no suppressions.
 	# CK_FORK=no: one process, so a report is the test's exit status 66.
 	# The plain build ran the same test in the test step, so PoCL's kernel
-	# cache is warm here (38 s instead of 86 s cold).
+	# cache is warm here (39-45 s on 2 cores for the three cases, of which
+	# 20-26 s for the shared engine).
 	meson_setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dbench=false
 	meson compile -C build-tsan tests/test-threads
 	CK_FORK=no CLWARP_BACKEND=local TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
