@@ -84,9 +84,12 @@ local_parts() {
 	wanted threads-local && part threads-local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --repeat 5 threads
 }
 
-stress_parts() {
-	wanted stress && part stress "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 -- lookback-stress
-	wanted stress-naps && part stress-naps "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 \
+stress_part() {
+	part stress "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 -- lookback-stress
+}
+
+stress_naps_part() {
+	part stress-naps "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 \
 		CLWARP_ALGO_TUNING=runs_wait=1150,runs_poll=76 -- lookback-stress
 }
 
@@ -97,7 +100,8 @@ main() {
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
 	configure "$GPU_BUILD" || { echo "0 passed, 1 failed"; exit 1; }
 	{ wanted local || wanted threads-local; } && background "$LOCAL_BUILD" local_parts
-	{ wanted stress || wanted stress-naps; } && background "$GPU_BUILD" stress_parts
+	wanted stress && background "$GPU_BUILD" stress_part
+	wanted stress-naps && background "$GPU_BUILD" stress_naps_part
 	wanted pocl && background "$CPU_BUILD" part pocl "$CPU_BUILD" CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- \
 		--no-suite torture --num-processes 8
 	wanted nv && part nv "$GPU_BUILD" -- --num-processes 8
