@@ -125,6 +125,11 @@ main() {
 		read -r p _ f _ s _ <<<"${RESULT[$name]//,/}"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	done
+	python3 tools/gpu-status-page.py "$((SECONDS - start))" \
+		"${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" \
+		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" \
+		"$PARTS" "$GPU_BUILD" "$LOCAL_BUILD" "$CPU_BUILD" >"$GPU_BUILD/gpu-status.md"
+	echo "(the text for docs/gpu-status.md: $GPU_BUILD/gpu-status.md)"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	((failed == 0 && skipped == 0))
 }
