@@ -15,12 +15,14 @@
 /*
  * Environment:
  *   CLWARP_STRESS_CALLS   number of calls (default 128: under a minute on
- *                         PoCL 3.1, 2 cores, warm cache)
+ *                         PoCL 3.1, 2 cores, warm cache; 48 with
+ *                         CLWARP_TEST_QUICK set)
  *   CLWARP_STRESS_MAX_N   largest n (default 4500000: the large calls have
  *                         at least 500 tiles for compaction, partition,
  *                         unique, scan and runs at the default tuning,
  *                         nv's 8192-element runs tiles included, so they
- *                         take ALGO_NAP's naps; sorts take half that n)
+ *                         take ALGO_NAP's naps; sorts take half that n;
+ *                         300000 with CLWARP_TEST_QUICK set)
  *   CLWARP_STRESS_SEED    the run's seed (default 20261126), printed at start
  *   CLWARP_STRESS_FIRST   the first call to run (replays call k of a seed)
  *   CLWARP_STRESS_ALGO    only calls of this algorithm ("run_length_encode",
@@ -487,9 +489,13 @@ stress_call(clwarp_engine *e, struct call *c, size_t max_n)
 
 START_TEST(test_lookback_stress)
 {
-	unsigned calls = (unsigned)env_number("CLWARP_STRESS_CALLS", 128);
+	/* CLWARP_TEST_QUICK (CI's sanitizer, PoCL 6.0 and rusticl runs): fewer
+	 * and smaller calls, every algorithm and type still. */
+	const char *q = getenv("CLWARP_TEST_QUICK");
+	bool quick_run = q && *q && strcmp(q, "0") != 0;
+	unsigned calls = (unsigned)env_number("CLWARP_STRESS_CALLS", quick_run ? 48 : 128);
 	unsigned first = (unsigned)env_number("CLWARP_STRESS_FIRST", 0);
-	size_t max_n = (size_t)env_number("CLWARP_STRESS_MAX_N", 4500000);
+	size_t max_n = (size_t)env_number("CLWARP_STRESS_MAX_N", quick_run ? 300000 : 4500000);
 	struct call c = { 0 };
 	clwarp_engine *e;
 	clwarp_backend backend;
