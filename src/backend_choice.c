@@ -47,34 +47,44 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_final(&h, key);
 }
 
-/* Does the candidate work here? Reads a cached verdict or runs the probe. */
+/*
+ * Does the candidate work here? Reads a cached verdict or runs the probe.
+ * A verdict is '0' (fails) followed by the reason, '1' (works) or 'x'
+ * (works, with sub-groups along dimension 0 only: c->dim0_only).
+ */
 static bool
-candidate_works(clwarp_engine *e, const struct backend_config *c, char *why, size_t why_size)
+candidate_works(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
 {
 	uint8_t key[32];
 	void *payload = NULL;
 	size_t size = 0;
-	bool ok;
+	bool ok, dim0 = false;
 
 	verdict_key(e, c, key);
 	if (diskcache_load(&e->disk, key, "probe", &payload, &size)) {
-		ok = size >= 1 && ((const char *)payload)[0] == '1';
+		char v = size >= 1 ? ((const char *)payload)[0] : '0';
+
+		ok = v == '1' || v == 'x';
+		c->dim0_only = v == 'x';
 		snprintf(why, why_size, "%.*s", size > 1 ? (int)(size - 1) : 0,
 			 size > 1 ? (const char *)payload + 1 : "");
 		free(payload);
-		log_debug(&e->logger, "%s backend (width %u): cached verdict %s", backend_name(c->backend),
-			  c->warp_size, ok ? "works" : "fails");
+		log_debug(&e->logger, "%s backend (width %u): cached verdict %s%s", backend_name(c->backend),
+			  c->warp_size, ok ? "works" : "fails",
+			  c->dim0_only ? ", sub-groups along dimension 0 only" : "");
 		return ok;
 	}
 	why[0] = '\0';
-	ok = probe_run(e, c, why, why_size);
-	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s",
+	ok = probe_run(e, c, &dim0, why, why_size);
+	c->dim0_only = ok && dim0;
+	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s%s",
 		 backend_name(c->backend), c->warp_size, c->features, ok ? "passed" : "failed",
-		 ok ? "" : ": ", ok ? "" : why);
+		 ok ? "" : ": ", ok ? "" : why,
+		 c->dim0_only ? "; sub-groups along dimension 0 only (x extents must be multiples of the width)" : "");
 	{
 		struct strbuf v = { 0 };
 
-		strbuf_printf(&v, "%c%s", ok ? '1' : '0', why);
+		strbuf_printf(&v, "%c%s", ok ? (c->dim0_only ? 'x' : '1') : '0', ok ? "" : why);
 		if (!v.failed)
 			diskcache_store(&e->disk, key, "probe", v.data, v.len);
 		strbuf_free(&v);

@@ -27,6 +27,8 @@ struct backend_config {
 	bool fp16;                /* cl_khr_fp16: the half warp functions */
 	bool native;              /* khr: the device's own sub-group width, no pin */
 	bool cl_std_30;           /* khr: sub-groups are an OpenCL C 3.0 feature, build with -cl-std=CL3.0 */
+	bool dim0_only;           /* the probe's finding, not a choice: sub-groups follow dimension 0,
+				   * so a local size's x extent must be a multiple of warp_size */
 };
 
 struct clwarp_program {

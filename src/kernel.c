@@ -223,6 +223,16 @@ check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local
 		return set_error(CLWARP_ERROR_WARP_CONTRACT,
 				 "kernel %s uses warp functions: its work-group size %zu is not a multiple of the warp size %u (%s backend)",
 				 kernel->name, total, warp, backend_name(prog->config.backend));
+	/* Where sub-groups follow dimension 0 only (the backend's probe found
+	 * it), a row shorter than W ends a warp early: the warps would not be
+	 * runs of the linear local id, and every warp_* result would be wrong. */
+	if (prog->uses_warp && prog->config.dim0_only && local[0] % warp != 0)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s: local size x (%zu) must be a multiple of the warp width %u on this device "
+				 "(local size %zu x %zu x %zu; its sub-groups follow dimension 0 only, %s backend; "
+				 "the local backend has no such rule)",
+				 kernel->name, local[0], warp, local[0], dims > 1 ? local[1] : 1,
+				 dims > 2 ? local[2] : 1, backend_name(prog->config.backend));
 	if (prog->config.native && prog->uses_warp) {
 		clwarp_status status = check_native_width(kernel, dims, local);
 

@@ -9,11 +9,14 @@
 
 /*
  * Build kernels/warp/probe.cl with `config`, run it, and compare every
- * value with a host reference. Returns true when everything matched;
- * otherwise `why` says what failed (a build error, a wrong value).
+ * value with a host reference, then check how warps are laid out in 2-D
+ * and 3-D work-groups. Returns true when everything matched; otherwise
+ * `why` says what failed (a build error, a wrong value). *dim0_only: the
+ * warps are runs of the linear local id only where the local size's x
+ * extent is a multiple of W (sub-groups formed along dimension 0).
  */
-bool probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
-	       size_t why_size);
+bool probe_run(clwarp_engine *engine, const struct backend_config *config, bool *dim0_only,
+	       char *why, size_t why_size);
 
 /*
  * The khr backend's native width: build a raw sub-group kernel without a
