@@ -30,6 +30,42 @@ struct clwarp_kernel {
 	struct launch_shape checked;
 };
 
+/*
+ * A pinned backend's program was built for W with intel_reqd_sub_group_size
+ * on every kernel the source rewrite saw. Where the driver reports a
+ * kernel's pin (the probe found it does: config.pin_query), a kernel at
+ * another width is refused here, before it can run: one the rewrite did
+ * not see (declared through a function-like macro) has no pin and the
+ * driver's own width, and one with a pin of its own may keep that one.
+ */
+static clwarp_status
+check_pinned_width(const clwarp_kernel *kernel)
+{
+	const clwarp_program *prog = kernel->program;
+	const clwarp_engine *engine = prog->engine;
+	unsigned warp = prog->config.warp_size;
+	size_t got = 0;
+	cl_int err;
+
+	err = device_kernel_compile_sub_group_size(&engine->info, engine->device, kernel->kernel, &got);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetKernelSubGroupInfo (checking the warp width pin)");
+	if (got == warp)
+		return CLWARP_OK;
+	if (got == 0)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s: the driver reports no sub-group width pin on it, so it would run at the "
+				 "driver's own width, not the warp width %u (%s backend); the pin goes after each "
+				 "`kernel` or `__kernel` and each object-like macro defined to one: declare the kernel "
+				 "that way (a function-like macro hides it)",
+				 kernel->name, warp, backend_name(prog->config.backend));
+	return set_error(CLWARP_ERROR_WARP_CONTRACT,
+			 "kernel %s: the driver reports a sub-group width of %zu (its own intel_reqd_sub_group_size?), "
+			 "but the warp width is %u (%s backend); its warp results would be wrong, so it does not run "
+			 "(pin %u or none, or use a backend of width %zu)",
+			 kernel->name, got, warp, backend_name(prog->config.backend), warp, got);
+}
+
 clwarp_status
 kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 {
@@ -69,6 +105,14 @@ kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 	k->arg_count = args;
 	if (program->config.backend == CLWARP_BACKEND_LOCAL && args > 0)
 		k->arg_count = args - 1;
+	if (program->config.pin_query && program->uses_warp) {
+		clwarp_status status = check_pinned_width(k);
+
+		if (status != CLWARP_OK) {
+			kernel_free(k);
+			return status;
+		}
+	}
 	*out = k;
 	return CLWARP_OK;
 }

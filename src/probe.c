@@ -184,9 +184,27 @@ out:
 	return ok;
 }
 
+/* Does CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL report the pin of a kernel
+ * the rewrite pinned to `w`? (PoCL refuses the query.) */
+static bool
+pin_query_works(clwarp_program *prog, unsigned w)
+{
+	clwarp_engine *engine = prog->engine;
+	clwarp_kernel *kernel = NULL;
+	size_t got = 0;
+	bool ok;
+
+	if (kernel_new(prog, "clwarp_probe", &kernel) != CLWARP_OK)
+		return false;
+	ok = device_kernel_compile_sub_group_size(&engine->info, engine->device, kernel_cl(kernel),
+						  &got) == CL_SUCCESS && got == w;
+	kernel_free(kernel);
+	return ok;
+}
+
 bool
-probe_run(clwarp_engine *engine, const struct backend_config *config, bool *dim0_only, char *why,
-	  size_t why_size)
+probe_run(clwarp_engine *engine, const struct backend_config *config,
+	  struct probe_findings *found, char *why, size_t why_size)
 {
 	clwarp_program *prog = NULL;
 	cl_mem buffer = NULL;
@@ -195,6 +213,7 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, bool *dim0
 	bool ok = false;
 	unsigned w = config->warp_size;
 
+	*found = (struct probe_findings){ 0 };
 	if (program_build_flags(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL,
 				config, PROGRAM_BUILD_MEMORY_ONLY, NULL, &prog, NULL) != CLWARP_OK) {
 		snprintf(why, why_size, "%s", error_message());
@@ -228,7 +247,9 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, bool *dim0
 			}
 		}
 	}
-	ok = probe_layout(engine, prog, w, dim0_only, why, why_size);
+	ok = probe_layout(engine, prog, w, &found->dim0_only, why, why_size);
+	found->pin_query = ok && !config->native && config->backend != CLWARP_BACKEND_NV &&
+			   pin_query_works(prog, w);
 out:
 	if (buffer)
 		clReleaseMemObject(buffer);
