@@ -24,7 +24,8 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	char text[128];
 
 	sha256_init(&h);
-	sha256_update_str(&h, "clwarp probe " CLWARP_VERSION);
+	/* "verdict 2": verdicts carry the probe's findings (candidate_works). */
+	sha256_update_str(&h, "clwarp probe verdict 2 " CLWARP_VERSION);
 	sha256_update_str(&h, e->info.platform_name);
 	sha256_update_str(&h, e->info.platform_version);
 	sha256_update_str(&h, e->info.name);
