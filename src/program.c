@@ -105,10 +105,15 @@ first_error_line(const char *log, char *line, size_t size)
 static clwarp_status
 program_kernel_names(clwarp_program *prog)
 {
-	size_t size = 0;
+	size_t size = 0, count = 0;
 	char *names, *save = NULL;
 	cl_int err;
 
+	/* Intel's runtime refuses CL_PROGRAM_KERNEL_NAMES of a program without
+	 * kernels (CL_INVALID_PROGRAM_EXECUTABLE): ask for the count first. */
+	err = clGetProgramInfo(prog->program, CL_PROGRAM_NUM_KERNELS, sizeof(count), &count, NULL);
+	if (err == CL_SUCCESS && count == 0)
+		return CLWARP_OK;
 	err = clGetProgramInfo(prog->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
 	if (err != CL_SUCCESS)
 		return set_cl_error(err, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");
