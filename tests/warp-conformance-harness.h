@@ -79,9 +79,10 @@ quick_mode(void)
  *   5: 3-D local (W/2, 2, 3), 2 groups (votes and ids only)
  *   6: 3-D local (W, 2, 2), 2 groups (votes and ids only)
  *   7: 3-D local (2W, 1, 2), 2 groups (votes and ids only)
- * Quick mode keeps shape 2 for the type kernels: it has several warps per
- * group, several groups, and warps that cross rows; or shape 4 where the
- * device refuses shape 2 (refused(), when given, says so).
+ * The votes and ids kernel runs them all (with_3d). The type kernels run
+ * shapes 0, 1 and 2, or where the device refuses shape 2 (refused(), when
+ * given, says so) 0, 1, 3 and 4; quick mode keeps shape 2 for them (several
+ * warps per group, several groups, warps that cross rows), or shape 4.
  */
 static inline unsigned
 make_shapes(unsigned w, size_t max_items, int with_3d, int (*refused)(const struct shape *, void *),
@@ -112,17 +113,15 @@ make_shapes(unsigned w, size_t max_items, int with_3d, int (*refused)(const stru
 		shape_set(&all[6], 3, eq, two);
 		shape_set(&all[7], 3, mul, two);
 	}
+	int rows_refused = !with_3d && refused && refused(&all[2], ctx);
+
 	for (unsigned i = 0; i < (with_3d ? 8u : 5u); i++) {
 		if (shape_local_items(&all[i]) > max_items)
 			continue;
-		if (quick_mode() && !with_3d) {
-			if (i != 2 && i != 4)
-				continue;
-			if (i == 2 && refused && refused(&all[2], ctx))
-				continue;
-			if (i == 4 && count > 0)
-				continue;
-		}
+		if (!with_3d && (i == 2 ? rows_refused : i >= 3 && !rows_refused))
+			continue;
+		if (quick_mode() && !with_3d && i != 2 && i != 4)
+			continue;
 		out[count++] = all[i];
 	}
 	return count;
