@@ -21,6 +21,7 @@ readonly HOST_PACKAGES=(
 	debootstrap debian-archive-keyring     # Debian 13 root; the keyring carries trixie's release key
 	mount                                  # mount/umount for the chroot's bind mounts
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
+	python3-venv clinfo                    # Intel's OpenCL runtime from PyPI into a virtualenv, and its listing (intel step)
 )
 
 # --------------------------------------------------------------------------
