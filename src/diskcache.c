@@ -119,7 +119,7 @@ diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char 
 	char *path;
 	uint8_t *data = NULL;
 	uint64_t length;
-	const char *bad = NULL;
+	const char *bad = NULL, *untrusted;
 	ssize_t got;
 	int fd, hit = 0;
 
@@ -133,16 +133,26 @@ diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char 
 		return 0;
 
 	/* O_NONBLOCK: a named pipe in place of the entry would otherwise block
-	 * this open until some writer came along; regular files ignore it. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	 * this open until some writer came along; regular files ignore it.
+	 * O_NOFOLLOW: a link could lead to a file that another user controls. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0) {
-		if (errno != ENOENT)
+		if (errno == ELOOP)
+			log_warning(cache->logger, "disk cache: ignoring %s: it is a symbolic link", path);
+		else if (errno != ENOENT)
 			log_debug(cache->logger, "disk cache: cannot open %s: %s", path, strerror(errno));
 		free(path);
 		return 0;
 	}
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		log_debug(cache->logger, "disk cache: %s is not a readable regular file", path);
+		goto out;
+	}
+	/* The opened file is what gets read, so checking it (not the name)
+	 * leaves no window for a swap. Not ours to delete either. */
+	if ((untrusted = diskcache_trust_entry(&cache->trust, &st))) {
+		log_warning(cache->logger, "disk cache: ignoring %s: %s (uid %lu, mode %04o)", path,
+		            untrusted, (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777));
 		goto out;
 	}
 
@@ -287,6 +297,12 @@ diskcache_store(struct diskcache *cache, const uint8_t key[32], const char *kind
 		return CLWARP_ERROR_IO;
 	}
 
+	/* Members of a shared group read each other's entries; the group,
+	 * not the writer's own one, is what they trust. */
+	what = "cannot give the shared group a file in";
+	if (cache->trust.shared &&
+	    (fchown(fd, (uid_t)-1, cache->trust.gid) != 0 || fchmod(fd, 0640) != 0))
+		goto fail;
 	what = "cannot write a file in";
 	if (write_full(fd, header, sizeof(header)) != 0 || write_full(fd, payload, size) != 0)
 		goto fail;
@@ -321,6 +337,7 @@ void
 diskcache_remove(const struct diskcache *cache, const uint8_t key[32], const char *kind)
 {
 	char name[DISKCACHE_ENTRY_NAME_SIZE];
+	struct stat st;
 	char *path;
 
 	if (!cache || !cache->dir || !diskcache_kind_valid(kind))
@@ -329,7 +346,11 @@ diskcache_remove(const struct diskcache *cache, const uint8_t key[32], const cha
 	path = diskcache_path(cache->dir, name);
 	if (!path)
 		return;
-	if (unlink(path) == 0)
+	/* Best effort against deleting what is not ours: the name can change
+	 * between lstat and unlink, but only by someone the folder trusts. */
+	if (lstat(path, &st) == 0 && diskcache_trust_entry(&cache->trust, &st))
+		log_debug(cache->logger, "disk cache: not removing untrusted %s", path);
+	else if (unlink(path) == 0)
 		log_debug(cache->logger, "disk cache: removed %s", path);
 	else if (errno != ENOENT)
 		log_debug(cache->logger, "disk cache: cannot remove %s: %s", path, strerror(errno));

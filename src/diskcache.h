@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "clwarp/clwarp.h"
+#include "diskcache_trust.h"
 #include "log.h"
 
 /*
@@ -41,6 +42,7 @@ struct diskcache {
 	uint64_t max_bytes;     /* bound on the sum of the entry files' sizes */
 	const struct clwarp_logger *logger; /* borrowed; may be NULL */
 	atomic_int io_warned;   /* a store failure was reported: say it once */
+	struct diskcache_trust trust; /* whose folders and entries are used */
 };
 
 /*
@@ -50,21 +52,30 @@ struct diskcache {
  * strings count as unset. With use_env 0 the environment is not read, so
  * with explicit_dir NULL the disk cache is off (no warning).
  *
- * Missing folders are created with mode 0700 (mkdir -p); the folder must be
- * writable (a temp file is created and removed). A relative path is made
- * absolute so a later chdir() does not move the cache.
+ * Missing folders are created with mode 0700 (mkdir -p). The path is then
+ * resolved (realpath: relative paths and symbolic links), and the resolved
+ * folder is what the checks see and every later access uses, so a later
+ * chdir() or a re-pointed link does not move the cache.
+ *
+ * The folder must be trusted (diskcache_trust_folder(): the user's own, out
+ * of others' reach, parents too) and writable (a temp file is created and
+ * removed). explicit_group, else $CLWARP_CACHE_GROUP (with use_env), names a
+ * group that shares the folder (docs/cache.md, "Trust"); NULL or "" means
+ * none.
  *
  * max_bytes: 0 means CLWARP_CACHE_DEFAULT_MAX_BYTES, UINT64_MAX no bound.
  * logger is borrowed and must outlive the cache; NULL drops messages.
  *
- * Any failure to find, create or write the folder logs one warning naming
- * the folder and the reason, leaves cache->dir NULL (memory-only) and still
- * returns CLWARP_OK. Only CLWARP_ERROR_OUT_OF_MEMORY is returned as an
- * error, also with cache->dir NULL. cache must not be NULL; its previous
- * contents are overwritten, not freed. Always pair with diskcache_close().
+ * Any failure to find, create, trust or write the folder, or an unknown
+ * group or one the user is not in, logs one warning naming the folder and
+ * the reason, leaves cache->dir NULL (memory-only) and still returns
+ * CLWARP_OK. Only CLWARP_ERROR_OUT_OF_MEMORY is returned as an error, also
+ * with cache->dir NULL. cache must not be NULL; its previous contents are
+ * overwritten, not freed. Always pair with diskcache_close().
  */
-clwarp_status diskcache_open(struct diskcache *cache, const char *explicit_dir, int use_env,
-                             uint64_t max_bytes, const struct clwarp_logger *logger);
+clwarp_status diskcache_open(struct diskcache *cache, const char *explicit_dir,
+                             const char *explicit_group, int use_env, uint64_t max_bytes,
+                             const struct clwarp_logger *logger);
 
 /* Free cache->dir and set it to NULL; the files stay. NULL cache is fine;
  * calling it twice is fine. */
@@ -88,6 +99,11 @@ int diskcache_kind_valid(const char *kind);
  * version or reserved field, a key differing from the one asked, a payload
  * size over DISKCACHE_MAX_PAYLOAD, a checksum mismatch) is deleted and the
  * reason logged at debug level. Any file content is safe to read.
+ *
+ * An untrusted file (a symbolic link, or one diskcache_trust_entry()
+ * refuses: another user's, or writable by others) is a miss with a warning
+ * naming it, and is left in place: the check is made on the opened file
+ * (O_NOFOLLOW, fstat), so a swap after it changes nothing.
  * cache, key, payload and size must not be NULL.
  */
 int diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char *kind,
@@ -103,7 +119,8 @@ int diskcache_load(const struct diskcache *cache, const uint8_t key[32], const c
  * least recently used ones (oldest mtime first) are deleted until they fit;
  * the entry just written is never among them. The same scan deletes
  * ".tmp-*" files older than DISKCACHE_STALE_TMP_SECONDS. Files whose names
- * are not entries or temp files are never touched or counted.
+ * are not entries or temp files, and untrusted ones, are never touched or
+ * counted. With a shared group, the file is given that group and mode 0640.
  *
  * @return CLWARP_OK when stored, and also when the cache is off (nothing
  *   done);
@@ -121,7 +138,8 @@ clwarp_status diskcache_store(struct diskcache *cache, const uint8_t key[32], co
                               const void *payload, size_t size);
 
 /* Delete the entry for key and kind if there is one (e.g. the driver
- * rejected a cached binary). A missing entry or an off cache is fine. */
+ * rejected a cached binary) and it is trusted. A missing entry or an off
+ * cache is fine. */
 void diskcache_remove(const struct diskcache *cache, const uint8_t key[32], const char *kind);
 
 #endif

@@ -56,7 +56,9 @@ diskcache_evict(const struct diskcache *cache, const char *keep)
 		if (!entry &&
 		    strncmp(de->d_name, DISKCACHE_TMP_PREFIX, strlen(DISKCACHE_TMP_PREFIX)) != 0)
 			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
+		/* Another user's file is neither counted nor deleted: not ours. */
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    diskcache_trust_entry(&cache->trust, &st))
 			continue;
 		if (!entry) {
 			/* A writer that died between mkstemp and rename. */

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "diskcache_trust.h"
 #include "sha256.h"
 
 int
@@ -162,46 +163,29 @@ resolve_dir(const char *explicit_dir, int use_env, char **dir, const char **why_
 	return 0;
 }
 
-/* Prefixes the current folder; returns NULL with errno set on failure. */
-static char *
-absolute_path(const char *rel)
+/* Logs why the folder is not used; "%.1000s": a name of thousands of
+ * characters is cut, not the reason. */
+static void
+warn_off(const struct clwarp_logger *logger, const char *what, const char *dir, const char *why)
 {
-	size_t cap = 256;
-
-	for (;;) {
-		char *cwd = malloc(cap), *abs;
-
-		if (!cwd) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		if (getcwd(cwd, cap)) {
-			/* "." would otherwise leave a "/." tail in every path. */
-			abs = strcmp(rel, ".") == 0 ? strdup(cwd) : diskcache_path(cwd, rel);
-			free(cwd);
-			if (!abs)
-				errno = ENOMEM;
-			return abs;
-		}
-		free(cwd);
-		if (errno != ERANGE || cap > (size_t)1 << 20)
-			return NULL;
-		cap *= 2;
-	}
+	log_warning(logger, "disk cache off: %s %.1000s%s: %s", what, dir,
+	            strlen(dir) > 1000 ? "..." : "", why);
 }
 
 clwarp_status
-diskcache_open(struct diskcache *cache, const char *explicit_dir, int use_env,
-               uint64_t max_bytes, const struct clwarp_logger *logger)
+diskcache_open(struct diskcache *cache, const char *explicit_dir, const char *explicit_group,
+               int use_env, uint64_t max_bytes, const struct clwarp_logger *logger)
 {
-	const char *why_none;
-	char *dir;
+	char why[DISKCACHE_WHY_SIZE];
+	const char *why_none, *group;
+	char *dir, *real;
 	size_t len;
 
 	cache->dir = NULL;
 	cache->max_bytes = max_bytes ? max_bytes : CLWARP_CACHE_DEFAULT_MAX_BYTES;
 	cache->logger = logger;
 	atomic_init(&cache->io_warned, 0);
+	diskcache_trust_init(&cache->trust, NULL, why);
 
 	if (resolve_dir(explicit_dir, use_env, &dir, &why_none) != 0)
 		return CLWARP_ERROR_OUT_OF_MEMORY;
@@ -213,44 +197,55 @@ diskcache_open(struct diskcache *cache, const char *explicit_dir, int use_env,
 			log_debug(logger, "disk cache off: %s", why_none);
 		return CLWARP_OK;
 	}
+	group = explicit_group && explicit_group[0] ? explicit_group
+	                                            : use_env ? env_value("CLWARP_CACHE_GROUP") : NULL;
+	if (diskcache_trust_init(&cache->trust, group, why) != 0) {
+		warn_off(logger, "shared folder", dir, why);
+		free(dir);
+		return CLWARP_OK;
+	}
 	/* Trailing slashes would only make the names in messages uglier. */
 	len = strlen(dir);
 	while (len > 1 && dir[len - 1] == '/')
 		dir[--len] = '\0';
 
-	if (diskcache_mkdir_p(dir) != 0 || check_writable(dir) != 0) {
+	/*
+	 * The checks and every later access use the resolved path: a symbolic
+	 * link on the way cannot then be pointed elsewhere once checked.
+	 */
+	if (diskcache_mkdir_p(dir) != 0 || !(real = realpath(dir, NULL))) {
 		int err = errno;
 
-		if (err == ENOMEM) {
-			free(dir);
-			return CLWARP_ERROR_OUT_OF_MEMORY;
-		}
-		/* A name of thousands of characters is cut, not the reason. */
-		log_warning(logger, "disk cache off: cannot use folder %.1000s%s: %s", dir,
-			    len > 1000 ? "..." : "", strerror(err));
+		if (err != ENOMEM)
+			warn_off(logger, "cannot use folder", dir, strerror(err));
 		free(dir);
+		return err == ENOMEM ? CLWARP_ERROR_OUT_OF_MEMORY : CLWARP_OK;
+	}
+	if (diskcache_trust_folder(&cache->trust, real, why) != 0) {
+		/* Name both when a link led elsewhere: the user knows the first. */
+		if (strcmp(dir, real) != 0) {
+			char both[2100];
+
+			snprintf(both, sizeof(both), "%.1000s (%.1000s)", dir, real);
+			warn_off(logger, "refusing folder", both, why);
+		} else {
+			warn_off(logger, "refusing folder", dir, why);
+		}
+		free(dir);
+		free(real);
 		return CLWARP_OK;
 	}
-	if (dir[0] != '/') {
-		char *abs = absolute_path(dir);
+	free(dir);
+	if (check_writable(real) != 0) {
+		int err = errno;
 
-		if (!abs) {
-			int err = errno;
-
-			if (err == ENOMEM) {
-				free(dir);
-				return CLWARP_ERROR_OUT_OF_MEMORY;
-			}
-			log_warning(logger, "disk cache off: cannot resolve folder %.1000s%s: %s", dir,
-			            len > 1000 ? "..." : "", strerror(err));
-			free(dir);
-			return CLWARP_OK;
-		}
-		free(dir);
-		dir = abs;
+		if (err != ENOMEM)
+			warn_off(logger, "cannot use folder", real, strerror(err));
+		free(real);
+		return err == ENOMEM ? CLWARP_ERROR_OUT_OF_MEMORY : CLWARP_OK;
 	}
-	cache->dir = dir;
-	log_debug(logger, "disk cache in %s", dir);
+	cache->dir = real;
+	log_debug(logger, "disk cache in %s%s", real, cache->trust.shared ? " (shared by a group)" : "");
 	return CLWARP_OK;
 }
 

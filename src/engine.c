@@ -168,7 +168,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 	pthread_mutex_init(&e->algorithms_lock, NULL);
 	status = engine_configure(e, options, device_spec, &cache_max);
 	if (status == CLWARP_OK && !(e->flags & CLWARP_ENGINE_NO_DISK_CACHE))
-		status = diskcache_open(&e->disk, options->cache_dir,
+		status = diskcache_open(&e->disk, options->cache_dir, options->cache_group,
 					!(e->flags & CLWARP_ENGINE_NO_ENVIRONMENT), cache_max, &e->logger);
 	if (status != CLWARP_OK) {
 		engine_free(e);

@@ -27,6 +27,8 @@ struct clwarp_kernel {
 	cl_kernel kernel;
 	char *name;
 	unsigned arg_count;   /* the user's arguments; the scratch argument comes after them */
+	unsigned args_unset;  /* how many of them were never set */
+	bool *arg_set;        /* arg_count flags */
 	struct launch_shape checked;
 };
 
@@ -105,6 +107,11 @@ kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 	k->arg_count = args;
 	if (program->config.backend == CLWARP_BACKEND_LOCAL && args > 0)
 		k->arg_count = args - 1;
+	k->args_unset = k->arg_count;
+	if (k->arg_count && !(k->arg_set = calloc(k->arg_count, sizeof(*k->arg_set)))) {
+		kernel_free(k);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
 	if (program->config.pin_query && program->uses_warp) {
 		clwarp_status status = check_pinned_width(k);
 
@@ -124,6 +131,7 @@ kernel_free(clwarp_kernel *kernel)
 		return;
 	if (kernel->kernel)
 		clReleaseKernel(kernel->kernel);
+	free(kernel->arg_set);
 	free(kernel->name);
 	free(kernel);
 }
@@ -175,6 +183,10 @@ kernel_set_arg(clwarp_kernel *kernel, unsigned index, size_t size, const void *v
 	if (err != CL_SUCCESS) {
 		snprintf(what, sizeof(what), "setting argument %u of kernel %s", index, kernel->name);
 		return set_cl_error(err, what);
+	}
+	if (!kernel->arg_set[index]) {
+		kernel->arg_set[index] = true;
+		kernel->args_unset--;
 	}
 	return CLWARP_OK;
 }
@@ -382,6 +394,19 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 				 local ? "kernel %s: %zu work-groups in one launch; at most %llu (give a larger local size)"
 				       : "kernel %s: %zu work-items without a local size; at most %llu (give a local size)",
 				 kernel->name, groups, (unsigned long long)CLWARP_MAX_WORK_GROUPS);
+	/* Refused here, before the driver: NVIDIA's returns CL_INVALID_KERNEL_ARGS
+	 * too, but such a launch breaks the enqueues that other threads make at
+	 * the same moment (docs/nvidia-driver/README.md). */
+	if (kernel->args_unset) {
+		unsigned i = 0;
+		char what[200];
+
+		while (kernel->arg_set[i])
+			i++;
+		snprintf(what, sizeof(what), "launching kernel %s: argument %u (of %u) was never set",
+			 kernel->name, i, kernel->arg_count);
+		return set_cl_error(CL_INVALID_KERNEL_ARGS, what);
+	}
 	return CLWARP_OK;
 }
 

@@ -105,15 +105,19 @@ first_error_line(const char *log, char *line, size_t size)
 static clwarp_status
 program_kernel_names(clwarp_program *prog)
 {
-	size_t size = 0, count = 0;
+	size_t count = 0, size = 0;
 	char *names, *save = NULL;
 	cl_int err;
 
-	/* Intel's runtime refuses CL_PROGRAM_KERNEL_NAMES of a program without
-	 * kernels (CL_INVALID_PROGRAM_EXECUTABLE): ask for the count first. */
+	/* Count first: NVIDIA's driver crashes when asked for the names of a
+	 * program without kernels, and Intel's CPU runtime calls such a
+	 * program's executable invalid (docs/nvidia-driver/README.md). A
+	 * program that got here was built, so either way it has none. */
 	err = clGetProgramInfo(prog->program, CL_PROGRAM_NUM_KERNELS, sizeof(count), &count, NULL);
-	if (err == CL_SUCCESS && count == 0)
+	if (err == CL_INVALID_PROGRAM_EXECUTABLE || (err == CL_SUCCESS && count == 0))
 		return CLWARP_OK;
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetProgramInfo(CL_PROGRAM_NUM_KERNELS)");
 	err = clGetProgramInfo(prog->program, CL_PROGRAM_KERNEL_NAMES, 0, NULL, &size);
 	if (err != CL_SUCCESS)
 		return set_cl_error(err, "clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES)");

@@ -475,7 +475,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
 			ex->types_named |= type_bits(start, len);
-			if (kernel_macros_is_kernel(&ex->macros, start, len) &&
+			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
+			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
+			if ((kernel_macros_is_kernel(&ex->macros, start, len) ||
+			     (len == 10 && strncmp(start, "__global__", 10) == 0)) &&
 			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;

@@ -239,6 +239,8 @@ BAD_ENV = {
     "CLWARP_CACHE_DIR": [ENV_OK, ("/dev/null", 0, "cannot use folder /dev/null: Not a directory"),
                          ("/dev/null/sub", 0, "cannot use folder /dev/null/sub: Not a directory"),
                          ("/" + "x" * 5000, 0, "File name too long")],
+    # A group that cannot share the cache is the same fallback (docs/cache.md, "Trust").
+    "CLWARP_CACHE_GROUP": [ENV_OK, ("clwarp-no-such-group", 0, "group \"clwarp-no-such-group\": no such group")],
     "CLWARP_CACHE_MAX_BYTES": [ENV_OK, ("abc", 2, "CLWARP_CACHE_MAX_BYTES=\"abc\" is not a number"),
                                ("-1", 2, "CLWARP_CACHE_MAX_BYTES=\"-1\" is not a number"),
                                (" -1", 2, "CLWARP_CACHE_MAX_BYTES=\" -1\" is not a number"),

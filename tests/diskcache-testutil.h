@@ -165,6 +165,9 @@ write_file(const char *path, const void *data, size_t n)
 	FILE *f = fopen(path, "wb");
 
 	ck_assert_ptr_nonnull(f);
+	/* As the cache writes entries: under umask 002 a group-writable file
+	 * would be an untrusted entry, ignored rather than dropped. */
+	ck_assert_int_eq(fchmod(fileno(f), 0600), 0);
 	ck_assert_uint_eq(fwrite(data, 1, n, f), n);
 	ck_assert_int_eq(fclose(f), 0);
 }
@@ -192,7 +195,7 @@ read_file(const char *path, size_t *n)
 static inline void
 open_cache(struct diskcache *cache, uint64_t max_bytes)
 {
-	ck_assert_int_eq(diskcache_open(cache, cache_path, 0, max_bytes, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(cache, cache_path, NULL, 0, max_bytes, &logger), CLWARP_OK);
 	ck_assert_ptr_nonnull(cache->dir);
 	ck_assert_str_eq(cache->dir, cache_path);
 }

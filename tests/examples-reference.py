@@ -474,6 +474,20 @@ def warp_aggregated_atomics(dst, nres, src, n, W):
     return [kept + dst[len(kept):], [nres[0] + len(kept)]]
 
 
+
+@example("-g 512 -l 256 -a int[1000]=(i*7)%11-3 -a out:int[1]=fill(0) -a int:1000")
+def reduce_warp_atomic(inp, out, N, W):
+    # device_reduce_warp_atomic_kernel (NVIDIA code-samples): the sum of in[0..N-1]
+    # added to out.
+    return [[out[0] + sum(inp[:N])]]
+
+
+@example("-k VoteAnyKernel1 -g 96 -l 96 -a uint[96]=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0 -a out:uint[96] -a int:96")
+def simple_vote(inp, result, size, W):
+    # cuda-samples VoteAnyKernel1: each lane gets whether some lane of its warp
+    # has a non-zero input.
+    return [per_warp(inp, W, lambda s, l: int(any(s)))]
+
 # ---------------------------------------------------------------------------
 
 

@@ -3,15 +3,17 @@
  * across devices) share: the group of every device, random numbers, the
  * splits, error checks.
  *
- * Devices: CLWARP_DEVICES, else every device. meson runs the tests with
- * PoCL's POCL_DEVICES="pthread pthread" (two CPU devices); CI's PoCL-R step
- * runs them against two remote pocld servers. CLWARP_TEST_QUICK=1 keeps
+ * Devices: CLWARP_DEVICES, else the CPU devices, else every device
+ * (group_test_choose_devices). meson runs the tests with PoCL's
+ * POCL_DEVICES="pthread pthread" (two CPU devices); CI's PoCL-R step runs
+ * them against two remote pocld servers, tools/gpu-check.sh on the GPU and
+ * a CPU. CLWARP_TEST_QUICK=1 keeps
  * only small sizes. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_GROUP_TESTUTIL_H
 #define CLWARP_GROUP_TESTUTIL_H
 
-#include "testutil.h"
+#include "group-devices.h"
 
 #define ARRAY_LENGTH(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -24,8 +26,7 @@ test_group(void)
 	clwarp_group *g = NULL;
 
 	ck_assert_clwarp_ok(clwarp_group_new(NULL, NULL, &g));
-	ck_assert_msg(clwarp_group_size(g) >= 2,
-		      "the group tests need two devices (PoCL: POCL_DEVICES=\"pthread pthread\"); CLWARP_DEVICES=\"%s\" gave %zu",
+	ck_assert_msg(clwarp_group_size(g) >= 2, "the group tests need two devices; CLWARP_DEVICES=\"%s\" gave %zu",
 		      getenv("CLWARP_DEVICES") ? getenv("CLWARP_DEVICES") : "", clwarp_group_size(g));
 	return g;
 }
@@ -79,6 +80,10 @@ group_test_main(const char *name, void (*add_tests)(TCase *tc))
 	Suite *s = test_suite_with_timeout(name, &tc);
 	const char *q = getenv("CLWARP_TEST_QUICK");
 
+	int skip = group_test_choose_devices();
+
+	if (skip)
+		return skip;
 	quick = q && *q && strcmp(q, "0") != 0;
 	add_tests(tc);
 	return test_main(s);

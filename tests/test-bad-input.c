@@ -170,6 +170,41 @@ c_cache_dir_file(void)
 	return s;
 }
 
+/* An unknown shared group: the same fallback as an unusable folder. */
+static clwarp_status
+c_cache_group_env(void)
+{
+	char *cache = set_env("CLWARP_CACHE", NULL);
+	clwarp_status s = env_engine("CLWARP_CACHE_GROUP", "clwarp-no-such-group");
+
+	restore_env("CLWARP_CACHE", cache);
+	ck_assert_uint_eq(F.warnings, 1);
+	snprintf(F.msg, sizeof(F.msg), "%s", F.warning);
+	return s;
+}
+
+static clwarp_status
+c_cache_group_option(void)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	clwarp_status s;
+
+	char *cache = set_env("CLWARP_CACHE", NULL);
+
+	clwarp_engine_options_init(&o);
+	o.cache_group = "clwarp-no-such-group";
+	o.log_fn = capture;
+	F.warnings = 0;
+	F.warning[0] = '\0';
+	s = clwarp_engine_new(&o, &e);
+	restore_env("CLWARP_CACHE", cache);
+	clwarp_engine_free(e);
+	ck_assert_uint_eq(F.warnings, 1);
+	snprintf(F.msg, sizeof(F.msg), "%s", F.warning);
+	return s;
+}
+
 static clwarp_status c_tuning_text(void) { return tuning("wg=abc"); }
 static clwarp_status c_tuning_negative(void) { return tuning("wg=-64"); }
 static clwarp_status c_tuning_huge(void) { return tuning("wg=99999999999999999999"); }
@@ -265,6 +300,7 @@ c_local_over_device(void)
 	return launch(1, twice, 1, twice, 1);
 }
 
+static clwarp_status c_arg_never_set(void) { return launch(1, 64, 1, 64, 1); }
 static clwarp_status c_global_overflow(void) { return launch(2, SIZE_MAX, 2, 1, 1); }
 static clwarp_status c_groups_over_32_bits(void) { return launch(2, (size_t)1 << 32, 2, 1, 1); }
 static clwarp_status c_items_without_local(void) { return launch(1, (size_t)1 << 32, 1, 0, 0); }
@@ -347,6 +383,8 @@ static const struct bad_case {
 	{ "CLWARP_CACHE number", c_cache_number, CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_CACHE=\"2\"" },
 	{ "CLWARP_CACHE empty (unset)", c_cache_empty, CLWARP_OK, NULL },
 	{ "CLWARP_CACHE_DIR a file (warning, memory cache only)", c_cache_dir_file, CLWARP_OK, "cannot use folder /dev/null" },
+	{ "CLWARP_CACHE_GROUP unknown (warning, memory cache only)", c_cache_group_env, CLWARP_OK, "group \"clwarp-no-such-group\": no such group" },
+	{ "cache_group unknown (warning, memory cache only)", c_cache_group_option, CLWARP_OK, "group \"clwarp-no-such-group\": no such group" },
 	{ "CLWARP_LOG_LEVEL number", c_log_level_number, CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_LOG_LEVEL=\"4\"" },
 	{ "CLWARP_LOG_LEVEL junk", c_log_level_junk, CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_LOG_LEVEL=\"debugx\"" },
 	{ "CLWARP_BACKEND case", c_backend_case, CLWARP_ERROR_INVALID_ARGUMENT, "CLWARP_BACKEND=\"Local\"" },
@@ -370,6 +408,7 @@ static const struct bad_case {
 	{ "argument index past the last", c_arg_index, CLWARP_ERROR_INVALID_ARGUMENT, "there is no argument 7" },
 	{ "scalar without a value", c_arg_no_value, CLWARP_ERROR_INVALID_ARGUMENT, "scalar argument 1 has no value" },
 	{ "local memory of 0 bytes", c_arg_local_zero, CLWARP_ERROR_INVALID_ARGUMENT, "local argument 0 of 0 bytes" },
+	{ "argument never set", c_arg_never_set, CLWARP_ERROR_OPENCL, "launching kernel two: argument 1 (of 2) was never set: CL_INVALID_KERNEL_ARGS" },
 	{ "0 dimensions", c_dims_zero, CLWARP_ERROR_INVALID_ARGUMENT, "work dimensions must be 1, 2 or 3, not 0" },
 	{ "4 dimensions", c_dims_four, CLWARP_ERROR_INVALID_ARGUMENT, "not 4" },
 	{ "global size 0", c_global_zero, CLWARP_ERROR_INVALID_ARGUMENT, "global size is 0 in dimension 0" },

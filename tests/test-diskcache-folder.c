@@ -14,7 +14,7 @@ START_TEST(test_unwritable_folder)
 	snprintf(file, sizeof(file), "%s/file", tmp_root);
 	snprintf(bad, sizeof(bad), "%s/file/sub", tmp_root);
 	write_file(file, "x", 1);
-	ck_assert_int_eq(diskcache_open(&cache, bad, 1, 0, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(&cache, bad, NULL, 1, 0, &logger), CLWARP_OK);
 	ck_assert_ptr_null(cache.dir);
 	ck_assert_int_eq(warnings, 1);
 	ck_assert_ptr_nonnull(strstr(last_warning, bad));
@@ -28,7 +28,7 @@ START_TEST(test_unwritable_folder)
 	diskcache_close(&cache);
 
 	/* The folder itself is a file. */
-	ck_assert_int_eq(diskcache_open(&cache, file, 1, 0, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(&cache, file, NULL, 1, 0, &logger), CLWARP_OK);
 	ck_assert_ptr_null(cache.dir);
 	ck_assert_int_eq(warnings, 2);
 	diskcache_close(&cache);
@@ -106,7 +106,7 @@ expect_dir(const char *explicit_dir, int use_env, const char *want)
 {
 	struct diskcache cache;
 
-	ck_assert_int_eq(diskcache_open(&cache, explicit_dir, use_env, 0, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(&cache, explicit_dir, NULL, use_env, 0, &logger), CLWARP_OK);
 	if (want) {
 		ck_assert_ptr_nonnull(cache.dir);
 		ck_assert_str_eq(cache.dir, want);
@@ -184,11 +184,11 @@ START_TEST(test_relative_dir)
 	ck_assert_int_eq(chdir(tmp_root), 0);
 	ck_assert_ptr_nonnull(getcwd(here, sizeof(here)));
 	snprintf(want, sizeof(want), "%s/rel/cache", here);
-	ck_assert_int_eq(diskcache_open(&cache, "rel/cache/", 0, 0, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(&cache, "rel/cache/", NULL, 0, 0, &logger), CLWARP_OK);
 	ck_assert_ptr_nonnull(cache.dir);
 	ck_assert_str_eq(cache.dir, want);
 	diskcache_close(&cache);
-	ck_assert_int_eq(diskcache_open(&cache, ".", 0, 0, &logger), CLWARP_OK);
+	ck_assert_int_eq(diskcache_open(&cache, ".", NULL, 0, 0, &logger), CLWARP_OK);
 	ck_assert_str_eq(cache.dir, here);
 	diskcache_close(&cache);
 	ck_assert_int_eq(chdir(old_cwd), 0);

@@ -290,7 +290,7 @@ writer(unsigned id)
 	struct diskcache cache;
 	uint8_t shared_key[32], own_key[32], shared[SHARED_SIZE], own[777];
 
-	if (diskcache_open(&cache, cache_path, 0, 0, NULL) != CLWARP_OK || !cache.dir)
+	if (diskcache_open(&cache, cache_path, NULL, 0, 0, NULL) != CLWARP_OK || !cache.dir)
 		return 1;
 	make_key(1000, shared_key);
 	make_key(2000 + (int)id, own_key);

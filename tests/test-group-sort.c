@@ -4,6 +4,7 @@
  * directions, key patterns with NaNs, zeros and many equal keys.
  * Devices as in tests/test-group.c (two PoCL devices under meson). */
 /* SPDX-License-Identifier: MIT */
+#include "group-devices.h"
 #include "sort-reference.h"
 
 static clwarp_group *
@@ -13,8 +14,8 @@ test_group(void)
 
 	ck_assert_clwarp_ok(clwarp_group_new(NULL, NULL, &g));
 	ck_assert_msg(clwarp_group_size(g) >= 2,
-		      "the group tests need two devices (PoCL: POCL_DEVICES=\"pthread pthread\"); got %zu",
-		      clwarp_group_size(g));
+		      "the group tests need two devices; CLWARP_DEVICES=\"%s\" gave %zu",
+		      getenv("CLWARP_DEVICES") ? getenv("CLWARP_DEVICES") : "", clwarp_group_size(g));
 	return g;
 }
 
@@ -199,6 +200,10 @@ main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("group-sort", &tc);
+	int skip = group_test_choose_devices();
+
+	if (skip)
+		return skip;
 	test_read_quick();
 	ADD_TEST(tc, test_group_sort_types);
 	ADD_TEST(tc, test_group_sort_patterns);

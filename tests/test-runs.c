@@ -6,15 +6,11 @@
 #include "config.h"
 
 #include "algo-testutil.h"
+#include "runs-reference.h"
 
-/*
- * The reference walks the keys left to right: a run starts where a key
- * differs from the one before by C's == on its value (so -0.0 == +0.0 and
- * NaN != NaN), and folds its values in order. Float sums use multiples of
- * 1/8 whose every partial sum is exact, so any order of adding gives the
- * reference's bits; min and max compare as numbers (fmin(-0.0, +0.0) may
- * be either zero) or both NaN.
- */
+/* The reference (runs-reference.h) walks the keys left to right and folds
+ * each run's values in order. Float sums use multiples of 1/8 whose every
+ * partial sum is exact, so any order of adding gives the reference's bits. */
 
 enum pattern {
 	PATTERN_RUNS,      /* random run lengths, mostly short, some over a tile */
@@ -95,44 +91,26 @@ make_values(clwarp_type t, clwarp_op op, void *values, size_t n, uint64_t seed)
 	}
 }
 
-static bool
-same_key(clwarp_type t, uint64_t a, uint64_t b)
-{
-	return is_float(t) ? bits_to_double(t, a) == bits_to_double(t, b) : a == b;
-}
-
-/* a op b on bits of type t; for floats fmin/fmax, which skip a NaN. */
-static uint64_t
-combine(clwarp_type t, clwarp_op op, uint64_t a, uint64_t b)
-{
-	size_t size = clwarp_type_size(t);
-	uint64_t mask = size_mask(size);
-
-	if (is_float(t)) {
-		double x = bits_to_double(t, a), y = bits_to_double(t, b);
-
-		return double_to_bits(t, op == CLWARP_OP_ADD ? x + y : op == CLWARP_OP_MIN ? fmin(x, y) : fmax(x, y));
-	}
-	if (op == CLWARP_OP_ADD)
-		return (a + b) & mask;
-	bool less = is_signed(t) ? bits_to_signed(t, a) < bits_to_signed(t, b) : a < b;
-
-	return (op == CLWARP_OP_MIN) == less ? a : b;
-}
-
-/* Aggregates as the test compares them: bits for sums, else numbers. */
-static bool
-same_value(clwarp_type t, clwarp_op op, uint64_t got, uint64_t want)
-{
-	if (!is_float(t) || op == CLWARP_OP_ADD)
-		return got == want;
-	double g = bits_to_double(t, got), w = bits_to_double(t, want);
-
-	return g == w || (isnan(g) && isnan(w));
-}
-
 enum call { CALL_UNIQUE, CALL_RLE, CALL_RBK };
 static const char *const call_names[] = { "unique", "run_length_encode", "reduce_by_key" };
+
+/* On a mismatch at output r, the outputs around it against the reference
+ * on stderr: tells a shifted or extra run from a wrong length. */
+static void
+print_window(size_t r, size_t n, size_t runs, size_t ks, size_t vs, const uint8_t *got_k,
+	     const uint8_t *got_v, const uint64_t *ref_keys, const uint64_t *ref_values)
+{
+	for (size_t i = r > 4 ? r - 4 : 0; i < n && i <= r + 4; i++) {
+		fprintf(stderr, "  run %zu: key 0x%llx (expected 0x%llx)", i,
+			(unsigned long long)get_bits(got_k, ks, i),
+			(unsigned long long)(i < runs ? ref_keys[i] : FILL_BITS(ks)));
+		if (got_v)
+			fprintf(stderr, ", value 0x%llx (expected 0x%llx)",
+				(unsigned long long)get_bits(got_v, vs, i),
+				(unsigned long long)(i < runs ? ref_values[i] : FILL_BITS(vs)));
+		fputc('\n', stderr);
+	}
+}
 
 /*
  * One call on n keys of pattern p, every output element compared with the
@@ -147,7 +125,7 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 	size_t ks = clwarp_type_size(kt), vs = clwarp_type_size(vt);
 	uint8_t *keys = malloc(n * ks + 8), *values = malloc(n * vs + 8);
 	uint64_t *ref_keys = malloc(n * 8 + 8), *ref_values = malloc(n * 8 + 8);
-	size_t runs = 0;
+	size_t runs;
 	cl_mem kb, vb = NULL, uo, ao = NULL, nb = device_copy(e, NULL, 4);
 	uint8_t *got_k, *got_v = NULL;
 	uint32_t got_n = 0;
@@ -156,17 +134,8 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 	make_keys(kt, p, keys, n, seed);
 	if (call == CALL_RBK)
 		make_values(vt, op, values, n, seed + 1000);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k = get_bits(keys, ks, i);
-		uint64_t v = call == CALL_RBK ? get_bits(values, vs, i) : 1;
-
-		if (i == 0 || !same_key(kt, get_bits(keys, ks, i - 1), k)) {
-			ref_keys[runs] = k;
-			ref_values[runs++] = v;
-		} else {
-			ref_values[runs - 1] = combine(vt, op, ref_values[runs - 1], v);
-		}
-	}
+	runs = runs_reference(kt, keys, vt, op, call == CALL_RBK ? values : NULL, n, ref_keys,
+			      ref_values);
 
 	kb = device_copy(e, keys, n * ks);
 	uo = device_copy(e, NULL, n * ks);
@@ -192,6 +161,8 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 		/* ck_assert_* costs a pipe write per call (Check's fork mode):
 		 * only on a mismatch. */
 		if (k != want_k)
+			print_window(r, n, runs, ks, vs, got_k, got_v, ref_keys, ref_values);
+		if (k != want_k)
 			ck_abort_msg("%s, %s keys, n %zu, pattern %d: key %zu is 0x%llx, expected 0x%llx%s",
 				     call_names[call], type_names[kt], n, (int)p, r,
 				     (unsigned long long)k, (unsigned long long)want_k,
@@ -200,6 +171,8 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 			continue;
 		uint64_t v = get_bits(got_v, vs, r), want_v = r < runs ? ref_values[r] : FILL_BITS(vs);
 
+		if (r < runs ? !same_value(vt, op, v, want_v) : v != want_v)
+			print_window(r, n, runs, ks, vs, got_k, got_v, ref_keys, ref_values);
 		if (r < runs ? !same_value(vt, op, v, want_v) : v != want_v)
 			ck_abort_msg("%s, %s keys, %s values, op %d, n %zu, pattern %d: value %zu is 0x%llx, expected 0x%llx%s",
 				     call_names[call], type_names[kt], type_names[vt], (int)op, n,

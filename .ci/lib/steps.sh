@@ -2,7 +2,8 @@
 # The steps of .ci/run that run on the Debian 12 host itself, which sources
 # this file (uses its SRC, WORK and lib/common.sh): install, the gcc,
 # clang, fuzz, sanitizer and ThreadSanitizer builds and their tests, the
-# README's demo, valgrind.
+# README's demo, the installed library's consumers, the release tarball,
+# the API reference, valgrind.
 
 # The step functions are called through run_step, which shellcheck cannot
 # follow (it would flag every one of them as unreachable).
@@ -21,6 +22,8 @@ readonly HOST_PACKAGES=(
 	debootstrap debian-archive-keyring     # Debian 13 root; the keyring carries trixie's release key
 	mount                                  # mount/umount for the chroot's bind mounts
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
+	cmake                                  # the CMake consumer of the installed library (consumers step)
+	doxygen                                # the API reference and its undocumented-function check (docs step)
 	python3-venv clinfo                    # Intel's OpenCL runtime from PyPI into a virtualenv, and its listing (intel step)
 )
 
@@ -49,7 +52,8 @@ readonly TEST_CACHE=$WORK/test-cache
 
 step_build() {
 	rm -rf "$TEST_CACHE"
-	meson_setup build -Dwerror=true -Dtest_cache_dir="$TEST_CACHE"
+	# -Dexamples=true: the test step then runs examples/ (suite examples-c).
+	meson_setup build -Dwerror=true -Dexamples=true -Dtest_cache_dir="$TEST_CACHE"
 	meson compile -C build
 }
 
@@ -64,8 +68,9 @@ step_test() {
 	# automatic choice then fails instead of testing something else.
 	# The cache torture test (in the README's command) gets 30 s of rounds
 	# here instead of 90 (it still runs at least six, one per folder
-	# fault), to keep CI within its time.
-	CLWARP_BACKEND=local CLWARP_TORTURE_SECONDS=30 sh -c "$README_TEST_COMMAND"
+	# fault), to keep CI within its time. CLWARP_TEST_REQUIRE_ALL: CI can
+	# give the torture test its mount namespace, so a skip fails here.
+	CLWARP_BACKEND=local CLWARP_TORTURE_SECONDS=30 CLWARP_TEST_REQUIRE_ALL=1 sh -c "$README_TEST_COMMAND"
 	# PoCL is a CPU device, so the sort above took its wait-free passes;
 	# the look-back passes (Onesweep, the default on GPUs, which CI does
 	# not have) again, at the reduced sizes: every kernel path, pairs,
@@ -82,6 +87,48 @@ step_demo() {
 	echo "$out"
 	# The README promises these values.
 	grep -qx 'arg1: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0' <<<"$out"
+}
+
+# Two applications outside the tree, built against the installed library
+# as users build them: with pkg-config and with CMake's find_package
+# (tests/consumer/). The install is staged under $WORK (DESTDIR), not in
+# the machine's /usr/local: pkg-config reads it through its sysroot
+# variable, and clwarpConfig.cmake finds the prefix from where it lies.
+step_consumers() {
+	local stage=$WORK/stage prefix libdir out
+	rm -rf "$stage" "$WORK/consumer-cmake"
+	meson install -C build --no-rebuild --destdir "$stage" >/dev/null
+	prefix=$stage$(meson introspect build --buildoptions |
+		python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
+	libdir=$(dirname "$(find "$prefix" -name clwarp.pc)")/..
+	out=$(PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage pkg-config --cflags --libs clwarp)
+	echo "pkg-config: $out"
+	# shellcheck disable=SC2086 # the flags are meant to split
+	gcc -std=c11 -Wall -Werror -o "$WORK/consumer-pkgconfig" tests/consumer/consumer.c $out
+	LD_LIBRARY_PATH=$libdir CLWARP_CACHE=0 "$WORK/consumer-pkgconfig"
+	cmake -G Ninja -S tests/consumer -B "$WORK/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix"
+	cmake --build "$WORK/consumer-cmake"
+	# CMake gives the imported library's folder as the build tree's rpath.
+	CLWARP_CACHE=0 "$WORK/consumer-cmake/consumer"
+}
+
+step_dist() {
+	# The release tarball: meson dist packs the committed tree, then
+	# configures, builds, tests and installs it from the tarball alone, so a
+	# file the build needs but git does not track fails here. Its build
+	# takes this folder's options: -Dtests=false leaves the Check suite
+	# (20 minutes) out, and the tests it runs from the tarball are the
+	# examples' (suite examples-c, seconds).
+	meson_setup build-dist -Dtests=false -Dbench=false -Dexamples=true
+	meson dist -C build-dist --formats xztar
+	ls -l build-dist/meson-dist/
+}
+
+step_docs() {
+	# The API reference from the public headers (Doxygen, docs/meson.build);
+	# docs/check-undocumented.py fails on any public function without a
+	# documentation comment.
+	meson compile -C build docs
 }
 
 step_clang() {
@@ -111,7 +158,7 @@ step_sanitizers() {
 	# an allocation's stack shows our callers, not only the function that
 	# called malloc.  No benchmarks: they do not run here.
 	meson_setup build-san -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true \
-		-Dc_args=-fno-omit-frame-pointer -Dbench=false -Dtest_cache_dir="$TEST_CACHE"
+		-Dc_args=-fno-omit-frame-pointer -Dbench=false -Dexamples=true -Dtest_cache_dir="$TEST_CACHE"
 	meson compile -C build-san
 	# halt_on_error: the first report ends the test process, so Check counts
 	#   the test as failed (Check's fork mode: one process per test).
@@ -145,14 +192,16 @@ step_sanitizers() {
 }
 
 step_threads() {
-	# tests/test-threads.c under gcc's ThreadSanitizer: several threads
+	# tests/test-threads under gcc's ThreadSanitizer: several threads
 	# building, looking up, launching, reading and running algorithms on one
-	# engine; any report fails (docs/reliability-threads.md, which also
-	# shows that TSan does see our races through PoCL). libpocl and LLVM
-	# are not instrumented and need no suppressions.
+	# engine, on an engine each, and on engines of one context; any report
+	# fails (docs/reliability-threads.md, which also shows that TSan does
+	# see our races through PoCL). libpocl and LLVM are not instrumented
+	# and need no suppressions.
 	# CK_FORK=no: one process, so a report is the test's exit status 66.
 	# The plain build ran the same test in the test step, so PoCL's kernel
-	# cache is warm here (38 s instead of 86 s cold).
+	# cache is warm here (39-45 s on 2 cores for the three cases, of which
+	# 20-26 s for the shared engine).
 	meson_setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dbench=false
 	meson compile -C build-tsan tests/test-threads
 	CK_FORK=no CLWARP_BACKEND=local TSAN_OPTIONS=halt_on_error=1:exitcode=66 \

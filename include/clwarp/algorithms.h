@@ -1,6 +1,7 @@
 /* libclwarp device-wide algorithms: reduce, scan, compaction, runs, histograms,
  * sort and per-row work on the warp layer. */
 /* SPDX-License-Identifier: MIT */
+/** @file */
 #ifndef CLWARP_ALGORITHMS_H
 #define CLWARP_ALGORITHMS_H
 
@@ -183,6 +184,7 @@ CLWARP_EXPORT clwarp_status clwarp_segmented_reduce(clwarp_engine *engine, clwar
                                                     clwarp_op op, cl_mem in, size_t rows,
                                                     size_t row_length, cl_mem out,
                                                     cl_event *event);
+/** Segmented scan: each row of @p in scanned on its own into the same row of @p out. */
 CLWARP_EXPORT clwarp_status clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type,
                                                   clwarp_op op, int inclusive, cl_mem in,
                                                   size_t rows, size_t row_length, cl_mem out,

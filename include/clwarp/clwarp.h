@@ -1,5 +1,6 @@
 /* libclwarp: run-time OpenCL C builds with a program cache and one portable warp API. */
 /* SPDX-License-Identifier: MIT */
+/** @file */
 #ifndef CLWARP_CLWARP_H
 #define CLWARP_CLWARP_H
 
@@ -101,6 +102,7 @@ typedef struct clwarp_device_info {
  * @return CLWARP_OK (possibly with *count == 0), or an error
  */
 CLWARP_EXPORT clwarp_status clwarp_device_list(clwarp_device_info **list, size_t *count);
+/** Free a list from clwarp_device_list() and its strings; NULL is fine. */
 CLWARP_EXPORT void clwarp_device_list_free(clwarp_device_info *list, size_t count);
 
 /* ---------------------------------------------------------------- engine */
@@ -149,7 +151,7 @@ enum clwarp_engine_flags {
  * Environment (unless CLWARP_ENGINE_NO_ENVIRONMENT): CLWARP_DEVICE,
  * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_NATIVE_WIDTH (1 sets
  * CLWARP_ENGINE_NATIVE_WIDTH), CLWARP_CACHE (0 turns the disk cache
- * off), CLWARP_CACHE_DIR, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
+ * off), CLWARP_CACHE_DIR, CLWARP_CACHE_GROUP, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
  * (error|warning|info|debug or 0-3). An explicit option wins over the
  * environment.
  */
@@ -163,8 +165,14 @@ typedef struct clwarp_engine_options {
 	clwarp_log_fn log_fn;        /**< NULL: messages go to stderr */
 	void *log_user_data;
 	int log_level;               /**< -1 = from env, else clwarp_log_level */
+	/** A group that shares the disk cache folder: its members' entries are
+	 *  trusted and the folder may be group-writable (docs/cache.md,
+	 *  "Trust"). NULL = CLWARP_CACHE_GROUP, else the folder is the
+	 *  user's alone. */
+	const char *cache_group;
 } clwarp_engine_options;
 
+/** Fill @p options with the defaults: no flags, automatic backend, log level from the environment. */
 CLWARP_EXPORT void clwarp_engine_options_init(clwarp_engine_options *options);
 
 /**
@@ -188,8 +196,11 @@ CLWARP_EXPORT clwarp_status clwarp_engine_new_from_cl(cl_context context, cl_dev
 /** Free the engine, every program it built, and its OpenCL references. NULL is fine. */
 CLWARP_EXPORT void clwarp_engine_free(clwarp_engine *engine);
 
+/** @return the engine's OpenCL context, owned by the engine (retain it to keep it longer). */
 CLWARP_EXPORT cl_context clwarp_engine_context(const clwarp_engine *engine);
+/** @return the engine's OpenCL device. */
 CLWARP_EXPORT cl_device_id clwarp_engine_device(const clwarp_engine *engine);
+/** @return the queue every call on this engine enqueues on, owned by the engine. */
 CLWARP_EXPORT cl_command_queue clwarp_engine_queue(const clwarp_engine *engine);
 /** @return the engine's device description; valid while the engine lives. */
 CLWARP_EXPORT const clwarp_device_info *clwarp_engine_device_info(const clwarp_engine *engine);
@@ -221,7 +232,8 @@ CLWARP_EXPORT cl_int clwarp_last_cl_error(void);
  */
 CLWARP_EXPORT const char *clwarp_last_error(void);
 
-/** @return the disk cache folder in use, or NULL when the disk cache is off. */
+/** @return the disk cache folder in use (resolved: absolute, no symbolic
+ *  links), or NULL when the disk cache is off or its folder was refused. */
 CLWARP_EXPORT const char *clwarp_engine_cache_dir(const clwarp_engine *engine);
 
 /* --------------------------------------------------------------- programs */
@@ -249,6 +261,7 @@ typedef struct clwarp_build_info {
 	cl_int cl_error;       /**< the OpenCL error, CL_SUCCESS if none */
 } clwarp_build_info;
 
+/** Free @p info's log and zero it, ready for another build; NULL is fine. */
 CLWARP_EXPORT void clwarp_build_info_clear(clwarp_build_info *info);
 
 /**
@@ -275,10 +288,12 @@ CLWARP_EXPORT clwarp_status clwarp_program_build_source(clwarp_engine *engine, c
                                                         clwarp_program **program,
                                                         clwarp_build_info *info);
 
+/** @return the built cl_program, owned by the engine; NULL for a NULL program. */
 CLWARP_EXPORT cl_program clwarp_program_cl(const clwarp_program *program);
 
 /** @return number of kernels; @p index < count gives each name (owned by the program). */
 CLWARP_EXPORT size_t clwarp_program_kernel_count(const clwarp_program *program);
+/** @return the name of kernel @p index, owned by the program; NULL when out of range. */
 CLWARP_EXPORT const char *clwarp_program_kernel_name(const clwarp_program *program, size_t index);
 
 /** Create a kernel object; free it with clwarp_kernel_free(). */
@@ -287,16 +302,30 @@ CLWARP_EXPORT clwarp_status clwarp_program_kernel(clwarp_program *program, const
 
 /* ---------------------------------------------------------------- kernels */
 
+/** Free a kernel object from clwarp_program_kernel(); NULL is fine. */
 CLWARP_EXPORT void clwarp_kernel_free(clwarp_kernel *kernel);
+/**
+ * @return the kernel's cl_kernel, owned by the kernel object. Set its
+ * arguments through clwarp_kernel_set_arg_*(): clwarp_kernel_launch() and
+ * clwarp_kernel_enqueue() refuse a kernel with an argument never set that
+ * way.
+ */
 CLWARP_EXPORT cl_kernel clwarp_kernel_cl(const clwarp_kernel *kernel);
 
 /** Number of arguments the user's kernel declares (hidden ones excluded). */
 CLWARP_EXPORT unsigned clwarp_kernel_arg_count(const clwarp_kernel *kernel);
 
+/**
+ * Set argument @p index to @p buffer. Indexes count the arguments the
+ * user's kernel declares (clwarp_kernel_arg_count(), hidden ones excluded),
+ * here and in the two calls below.
+ */
 CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_buffer(clwarp_kernel *kernel, unsigned index,
                                                          cl_mem buffer);
+/** A scalar argument: @p size bytes from @p value (not NULL, size > 0), as clSetKernelArg takes it. */
 CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_scalar(clwarp_kernel *kernel, unsigned index,
                                                          size_t size, const void *value);
+/** A local-memory argument of @p bytes (> 0). */
 CLWARP_EXPORT clwarp_status clwarp_kernel_set_arg_local(clwarp_kernel *kernel, unsigned index,
                                                         size_t bytes);
 
@@ -321,6 +350,10 @@ CLWARP_EXPORT clwarp_status clwarp_kernel_warp_info(const clwarp_kernel *kernel,
  * CLWARP_ERROR_INVALID_ARGUMENT; work-items whose count overflows size_t,
  * or more than 2^32 - 1 work-groups (with @p local NULL: work-items;
  * drivers count work-groups in 32 bits), give CLWARP_ERROR_TOO_LARGE.
+ * Arguments: one never set through clwarp_kernel_set_arg_*() gives
+ * CLWARP_ERROR_OPENCL with clwarp_last_cl_error() CL_INVALID_KERNEL_ARGS
+ * and a message naming it, without calling the driver (on NVIDIA's, such
+ * a launch breaks what other threads enqueue at the same time).
  */
 CLWARP_EXPORT clwarp_status clwarp_kernel_launch(clwarp_kernel *kernel, unsigned dims,
                                                  const size_t *global, const size_t *local,

@@ -1,5 +1,6 @@
 /* libclwarp device groups: several OpenCL devices, local or remote (PoCL-R), used as one. */
 /* SPDX-License-Identifier: MIT */
+/** @file */
 #ifndef CLWARP_GROUP_H
 #define CLWARP_GROUP_H
 
@@ -132,6 +133,7 @@ CLWARP_EXPORT void clwarp_group_release_buffers(const clwarp_group *group, cl_me
 CLWARP_EXPORT clwarp_status clwarp_group_build_file(clwarp_group *group, const char *path,
                                                     const char *options,
                                                     clwarp_group_program **program, char **log);
+/** clwarp_group_build_file() for OpenCL C text; @p name as in clwarp_program_build_source(). */
 CLWARP_EXPORT clwarp_status clwarp_group_build_source(clwarp_group *group, const char *source,
                                                       const char *name, const char *options,
                                                       clwarp_group_program **program,
@@ -145,6 +147,7 @@ CLWARP_EXPORT clwarp_program *clwarp_group_program_device(const clwarp_group_pro
 CLWARP_EXPORT clwarp_status clwarp_group_kernel_new(clwarp_group_program *program,
                                                     const char *name,
                                                     clwarp_group_kernel **kernel);
+/** Free the kernel objects of every device; NULL is fine. */
 CLWARP_EXPORT void clwarp_group_kernel_free(clwarp_group_kernel *kernel);
 
 /** @return device @p index's kernel, to set arguments that differ per device. */
@@ -155,6 +158,7 @@ CLWARP_EXPORT clwarp_kernel *clwarp_group_kernel_device(const clwarp_group_kerne
 CLWARP_EXPORT clwarp_status clwarp_group_kernel_set_arg_scalar(clwarp_group_kernel *kernel,
                                                                unsigned index, size_t size,
                                                                const void *value);
+/** The same local-memory argument of @p bytes on every device. */
 CLWARP_EXPORT clwarp_status clwarp_group_kernel_set_arg_local(clwarp_group_kernel *kernel,
                                                               unsigned index, size_t bytes);
 /** buffers[i] on device i. */
@@ -221,11 +225,13 @@ CLWARP_EXPORT clwarp_status clwarp_group_segmented_reduce(clwarp_group *group, c
                                                           clwarp_op op, const cl_mem *in,
                                                           const size_t *row_offsets,
                                                           size_t row_length, const cl_mem *out);
+/** Segmented scan of the rows split across the group, as clwarp_segmented_scan(). */
 CLWARP_EXPORT clwarp_status clwarp_group_segmented_scan(clwarp_group *group, clwarp_type type,
                                                         clwarp_op op, int inclusive,
                                                         const cl_mem *in,
                                                         const size_t *row_offsets,
                                                         size_t row_length, const cl_mem *out);
+/** Row softmax of the float rows split across the group, as clwarp_softmax_rows(). */
 CLWARP_EXPORT clwarp_status clwarp_group_softmax_rows(clwarp_group *group, const cl_mem *in,
                                                       const size_t *row_offsets,
                                                       size_t row_length, const cl_mem *out);

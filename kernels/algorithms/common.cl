@@ -268,6 +268,14 @@ CLWARP_INLINE ulong word_load(volatile global ulong *p)
 #if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 70
 #define ALGO_SLEEP(ns) asm volatile("nanosleep.u32 %0;" ::"r"((uint)(ns)) : "memory")
 #endif
+/* The same value, which NVIDIA's compiler must take as new: nothing it
+ * derived from x before this point is reused after it (runs.cl, after the
+ * look-back; docs/lookback-naps.md). */
+CLWARP_INLINE uint algo_opaque(uint x)
+{
+	asm volatile("mov.b32 %0, %0;" : "+r"(x));
+	return x;
+}
 #elif defined(cl_khr_int64_base_atomics)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #define ALGO_WORD64 1
@@ -279,6 +287,12 @@ CLWARP_INLINE void word_store(volatile global ulong *p, ulong w)
 CLWARP_INLINE ulong word_load(volatile global ulong *p)
 {
 	return atom_add(p, 0ul);
+}
+#endif
+#ifndef CLWARP_BACKEND_NV
+CLWARP_INLINE uint algo_opaque(uint x)
+{
+	return x;
 }
 #endif
 

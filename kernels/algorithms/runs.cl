@@ -347,7 +347,11 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 	warp_barrier();
 	write_keys(unique_out, kpart, from, count);
 	warp_barrier();
-	/* At each head, the aggregate of the run before it. */
+	/* At each head, the aggregate of the run before it. The head bits
+	 * afresh: with the look-back's naps compiled in, NVIDIA's compiler
+	 * kept a test of one head bit from the loop above across the
+	 * look-back, and run lengths came out wrong (docs/lookback-naps.md). */
+	heads = algo_opaque(heads);
 	q = (uint)(run.x - from);
 #ifdef HAS_VALUES
 	PAIR r = run;

@@ -34,22 +34,22 @@
 #include <clwarp/cuda.h>
 
 // warp-level reduction for finding the maximum value
-float warpReduceMax(float val) {
+__device__ float warpReduceMax(float val) {
     for (int offset = warpSize / 2; offset > 0; offset /= 2) {
-        val = fmax(val, __shfl_down_sync(0xFFFFFFFF, val, offset));
+        val = fmaxf(val, __shfl_down_sync(0xFFFFFFFF, val, offset));
     }
     return val;
 }
 
 // warp-level reduction for summing values
-float warpReduceSum(float val) {
+__device__ float warpReduceSum(float val) {
     for (int offset = warpSize / 2; offset > 0; offset /= 2) {
         val += __shfl_down_sync(0xFFFFFFFF, val, offset);
     }
     return val;
 }
 
-kernel void softmax_forward_kernel4(global float* out, global float* inp, int N, int C,
+__global__ void softmax_forward_kernel4(global float* out, global float* inp, int N, int C,
                                     local float* shared) {
     // out is (N, C) just like inp. Each row of inp will get softmaxed.
     // same as kernel3, but can handle any block size (multiple of 32)
@@ -58,13 +58,13 @@ kernel void softmax_forward_kernel4(global float* out, global float* inp, int N,
 
     // special reduction operations warpReduceMax/warpReduceSum are used for intra-warp reductions
     // shared memory is used for inter-warp reduction
-    int idx = get_group_id(0);
-    int tid = get_local_id(0);
-    int warpId = get_local_id(0) / warpSize; // warp index within a block
-    int laneId = get_local_id(0) % warpSize; // thread index within a warp
+    int idx = blockIdx.x;
+    int tid = threadIdx.x;
+    int warpId = threadIdx.x / warpSize; // warp index within a block
+    int laneId = threadIdx.x % warpSize; // thread index within a warp
 
     // the number of warps per block. recall that blockDim.x is block_size
-    int warpsPerBlock = get_local_size(0) / warpSize;
+    int warpsPerBlock = blockDim.x / warpSize;
 
     // shared[] must be allocated to have 2 * warpsPerBlock elements
     // first half for max values, the second half for sum values
@@ -76,32 +76,32 @@ kernel void softmax_forward_kernel4(global float* out, global float* inp, int N,
 
     // first, thread coarsening by directly accessing global memory in series
     float maxval = -INFINITY;
-    for (int i = tid; i < C; i += get_local_size(0)) {
-        maxval = fmax(maxval, x[i]);
+    for (int i = tid; i < C; i += blockDim.x) {
+        maxval = fmaxf(maxval, x[i]);
     }
     // now within-warp reductions for maxval
     maxval = warpReduceMax(maxval);
 
     // the 0th thread of each warp writes the maxval of that warp to shared memory
     if (laneId == 0) maxvals[warpId] = maxval;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __syncthreads();
 
     // now the 0th thread reduces the maxvals in shared memory, i.e. across warps
     if (tid == 0) {
         float val = maxvals[tid];
         for (int i = 1; i < warpsPerBlock; i++) {
-            val = fmax(val, maxvals[i]);
+            val = fmaxf(val, maxvals[i]);
         }
         // store the final max in the first position
         maxvals[0] = val;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __syncthreads();
     // broadcast the max to all threads
     float offset = maxvals[0];
 
     // compute expf and write the result to global memory
-    for (int i = tid; i < C; i += get_local_size(0)) {
-        out[idx * C + i] = exp(x[i] - offset);
+    for (int i = tid; i < C; i += blockDim.x) {
+        out[idx * C + i] = expf(x[i] - offset);
     }
 
     // okay now we calculated exp(x - max(x))
@@ -110,7 +110,7 @@ kernel void softmax_forward_kernel4(global float* out, global float* inp, int N,
     // thread coarsening for sum
     x = out + idx * C;
     float sumval = 0.0f;
-    for (int i = tid; i < C; i += get_local_size(0)) {
+    for (int i = tid; i < C; i += blockDim.x) {
         sumval += x[i];
     }
     // within-warp reduction for sumval
@@ -118,7 +118,7 @@ kernel void softmax_forward_kernel4(global float* out, global float* inp, int N,
 
     // write sumval to shared memory
     if (laneId == 0) sumvals[warpId] = sumval;
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __syncthreads();
 
     // inter-thread reduction of sum
     if (tid == 0) {
@@ -128,12 +128,12 @@ kernel void softmax_forward_kernel4(global float* out, global float* inp, int N,
         }
         sumvals[0] = val;
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    __syncthreads();
     // broadcast the sum to all threads
     float sum = sumvals[0];
 
     // divide the whole row by the sum
-    for (int i = tid; i < C; i += get_local_size(0)) {
+    for (int i = tid; i < C; i += blockDim.x) {
         out[idx * C + i] = x[i] / sum;
     }
 }

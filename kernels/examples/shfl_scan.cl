@@ -42,12 +42,12 @@
 
 #include <clwarp/cuda.h>
 
-kernel void shfl_scan_test(global int *data, int width, global int *partial_sums,
+__global__ void shfl_scan_test(global int *data, int width, global int *partial_sums,
 			   local int *sums) {
-  int id = ((get_group_id(0) * get_local_size(0)) + get_local_id(0));
+  int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
   int lane_id = id % warpSize;
   // determine a warp_id within a block
-  int warp_id = get_local_id(0) / warpSize;
+  int warp_id = threadIdx.x / warpSize;
 
   // Below is the basic structure of using a shfl instruction
   // for a scan.
@@ -73,35 +73,32 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
   // next sum the largest values for each warp
 
   // write the sum of the warp to smem
-  if (get_local_id(0) % warpSize == warpSize - 1) {
+  if (threadIdx.x % warpSize == warpSize - 1) {
     sums[warp_id] = value;
   }
 
-  barrier(CLK_LOCAL_MEM_FENCE);
+  __syncthreads();
 
   //
   // scan sum the warp sums
   // the same shfl scan operation, but performed on warp sums
   //
-  // clwarp: every lane of the work-group makes the shuffles (the original
-  // shuffles on lanes 0 .. nwarps-1 of warp 0 only, with a partial mask); the
-  // other lanes scan zeros and store nothing.
-  int nwarps = get_local_size(0) / warpSize;
-  int is_scanner = warp_id == 0 && lane_id < nwarps;
-  int warp_sum = is_scanner ? sums[lane_id] : 0;
+  { // clwarp: every lane makes the shuffles (CUDA: lanes 0 .. nwarps-1 of warp 0
+    // under a partial mask); the others scan zeros and store nothing.
+    int scanner = warp_id == 0 && lane_id < (blockDim.x / warpSize);
+    int warp_sum = scanner ? sums[lane_id] : 0;
 
-  int mask = (1 << nwarps) - 1;
-  for (int i = 1; i <= nwarps; i *= 2) {
-    int n = __shfl_up_sync(mask, warp_sum, i, nwarps);
+    int mask = (1 << (blockDim.x / warpSize)) - 1;
+    for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
+      int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
 
-    if (lane_id >= i) warp_sum += n;
+      if (lane_id >= i) warp_sum += n;
+    }
+
+    if (scanner) sums[lane_id] = warp_sum;
   }
 
-  if (is_scanner) {
-    sums[lane_id] = warp_sum;
-  }
-
-  barrier(CLK_LOCAL_MEM_FENCE);
+  __syncthreads();
 
   // perform a uniform add across warps in the block
   // read neighbouring warp's sum and add it to threads value
@@ -117,7 +114,7 @@ kernel void shfl_scan_test(global int *data, int width, global int *partial_sums
   data[id] = value;
 
   // last thread has sum, write write out the block's sum
-  if (partial_sums != NULL && get_local_id(0) == get_local_size(0) - 1) {
-    partial_sums[get_group_id(0)] = value;
+  if (partial_sums != NULL && threadIdx.x == blockDim.x - 1) {
+    partial_sums[blockIdx.x] = value;
   }
 }

@@ -43,27 +43,27 @@
 
 #define WARP_SZ warpSize
 
-int lane_id(void) { return (get_local_id(1) * get_local_size(0) + get_local_id(0)) % WARP_SZ; }
+__device__ inline int lane_id(void) { return (threadIdx.y * blockDim.x + threadIdx.x) % WARP_SZ; }
 
-int warp_bcast(int v, int leader) { return __shfl_sync(__activemask(), v, leader); }
+__device__ int warp_bcast(int v, int leader) { return __shfl_sync(__activemask(), v, leader); }
 
 // warp-aggregated atomic increment
-int atomicAggInc(global int *ctr, int pred) {
+__device__ int atomicAggInc(global int *ctr, int pred) {
 	int mask = __ballot_sync(__activemask(), pred);
 	// select the leader
 	int leader = __ffs(mask) - 1;
 	// leader does the update
 	int res = 0;
 	if (lane_id() == leader)
-		res = atomic_add(ctr, __popc(mask));
+		res = atomicAdd(ctr, __popc(mask));
 	// broadcast result
 	res = warp_bcast(res, leader);
 	// each thread computes its own value
 	return res + __popc(mask & ((1u << lane_id()) - 1));
 } // atomicAggInc
 
-kernel void filter_k(global int *dst, global int *nres, global const int *src, int n) {
-	int i = get_local_id(0) + get_group_id(0) * get_local_size(0);
+__global__ void filter_k(global int *dst, global int *nres, global const int *src, int n) {
+	int i = threadIdx.x + blockIdx.x * blockDim.x;
 	int pred = i < n && src[i] > 0;
 	int pos = atomicAggInc(nres, pred);
 	if (pred)

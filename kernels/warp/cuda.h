@@ -1,51 +1,222 @@
-/* <clwarp/cuda.h>: CUDA's warp intrinsics over the libclwarp warp API, for
- * kernels ported from CUDA. The engine serves this file to
- * `#include <clwarp/cuda.h>`; no file is needed on disk.
+/* <clwarp/cuda.h>: CUDA's warp intrinsics over the libclwarp warp API, with
+ * CUDA's execution-model names, atomics, float math and integer intrinsics,
+ * for kernels ported from CUDA. The engine serves this file to `#include <clwarp/cuda.h>`; no file
+ * is needed on disk.
  *
- * Masks: the whole warp must take part in every call, as everywhere in the
- * warp API (docs/porting-cuda.md says what a partial mask does). The mask
- * argument is evaluated and otherwise ignored. */
+ * The shuffles follow CUDA's rules, not the warp API's where the two differ
+ * (an xor into an earlier segment, operands of W or more); the mask argument
+ * must name the whole warp (docs/porting-cuda.md: a constant partial mask
+ * fails the build where the compiler has diagnose_if; a run-time one is not
+ * checked). */
 #ifndef CLWARP_CUDA_H
 #define CLWARP_CUDA_H
 
 /* A constant, as CUDA code uses it in array sizes. */
 #define warpSize ((int)CLWARP_WARP_SIZE)
 
-/* The optional width of CUDA's shuffles is the warp API's optional width. */
-#define __shfl_sync(mask, var, ...) ((void)(mask), warp_shuffle((var), __VA_ARGS__))
-#define __shfl_up_sync(mask, var, ...) ((void)(mask), warp_shuffle_up((var), __VA_ARGS__))
-#define __shfl_down_sync(mask, var, ...) ((void)(mask), warp_shuffle_down((var), __VA_ARGS__))
-#define __shfl_xor_sync(mask, var, ...) ((void)(mask), warp_shuffle_xor((var), __VA_ARGS__))
+/* ---- Masks. Every lane of the warp takes part in every call (the warp
+ * API's contract), so a mask must hold every lane: its low W bits set (at
+ * W = 64 the low 32 do, the most a 32-bit CUDA mask can say). */
+#define CLWARP_CUDA_ALL_LANES (CLWARP_WARP_SIZE >= 32 ? 0xfffffffful : CLWARP_FULL_BALLOT)
+#if defined(__has_attribute)
+#if __has_attribute(diagnose_if)
+#define CLWARP_CUDA_MASK_CHECK __attribute__((diagnose_if((mask & CLWARP_CUDA_ALL_LANES) != \
+	CLWARP_CUDA_ALL_LANES, "<clwarp/cuda.h>: a lane mask that leaves out lanes of the warp; " \
+	"every lane takes part in every call (docs/porting-cuda.md, Masks)", "error")))
+#endif
+#endif
+#ifndef CLWARP_CUDA_MASK_CHECK
+#define CLWARP_CUDA_MASK_CHECK
+#endif
+CLWARP_OVERLOAD int clwarp_cuda_mask(ulong mask) CLWARP_CUDA_MASK_CHECK { return 0; }
+CLWARP_OVERLOAD int clwarp_cuda_mask(void) { return 0; }
 
-/* CUDA's ballot is 32 bits; on a 64-wide warp it keeps all 64. */
 #if CLWARP_WARP_SIZE <= 32
-#define __ballot_sync(mask, pred) ((void)(mask), (uint)warp_ballot(pred))
 #define __activemask() ((uint)CLWARP_FULL_BALLOT)
 #else
-#define __ballot_sync(mask, pred) ((void)(mask), warp_ballot(pred))
 #define __activemask() CLWARP_FULL_BALLOT
 #endif
-#define __all_sync(mask, pred) ((void)(mask), warp_all(pred))
-#define __any_sync(mask, pred) ((void)(mask), warp_any(pred))
-#define __uni_sync(mask, pred) ((void)(mask), warp_match_all((int)((pred) != 0)))
-#define __syncwarp(...) warp_barrier()
 
-#define __reduce_add_sync(mask, value) ((void)(mask), warp_reduce_add(value))
-#define __reduce_min_sync(mask, value) ((void)(mask), warp_reduce_min(value))
-#define __reduce_max_sync(mask, value) ((void)(mask), warp_reduce_max(value))
-#define __reduce_and_sync(mask, value) ((void)(mask), warp_reduce_and(value))
-#define __reduce_or_sync(mask, value) ((void)(mask), warp_reduce_or(value))
-#define __reduce_xor_sync(mask, value) ((void)(mask), warp_reduce_xor(value))
+/* ---- Shuffles, by CUDA's rules (PTX shfl.sync; CUDA Programming Guide,
+ * "Warp Shuffle Functions"). With s the first lane of lane l's segment of
+ * `width` lanes:
+ *   __shfl_sync(v, src, width)      lane s + src % width
+ *   __shfl_up_sync(v, d, width)     lane l - d if that is >= s, else own value
+ *   __shfl_down_sync(v, d, width)   lane l + d if that is < s + width, else own
+ *   __shfl_xor_sync(v, m, width)    lane l ^ m if that is < s + width (an earlier
+ *                                   segment too), else own value
+ * PTX reads the low 5 bits of src, d and m (b[4:0]); a W-lane warp reads the
+ * low log2(W) bits, hence clwarp_cuda_lane_arg. A width above W is W. */
+#define CLWARP_CUDA_LANE_BITS ((uint)CLWARP_WARP_SIZE - 1u)
+CLWARP_INLINE uint clwarp_cuda_lane_arg(uint a) { return a & CLWARP_CUDA_LANE_BITS; }
+
+/* Left a macro so that a constant width stays a constant for the warp
+ * API's width check (a power of two); the width is evaluated twice. */
+#define CLWARP_CUDA_WIDTH(w) ((uint)(w) > CLWARP_WARP_SIZE ? (uint)CLWARP_WARP_SIZE : (uint)(w))
+
+/* The xor's source lane: a later segment gives the own lane. */
+CLWARP_INLINE uint clwarp_cuda_xor_src(uint lane, uint mask, uint width) CLWARP_WIDTH_CHECK
+{
+	uint src = lane ^ clwarp_cuda_lane_arg(mask);
+	return src <= (lane | (width - 1u)) ? src : lane;
+}
+
+/* The optional width picks the macro: NAME_W with it, NAME without. */
+#define CLWARP_CUDA_PICK(a1, a2, NAME, ...) NAME
+#define CLWARP_CUDA_SHFL(var, src) warp_shuffle(var, (uint)(src))
+#define CLWARP_CUDA_SHFL_W(var, src, w) warp_shuffle(var, (uint)(src), CLWARP_CUDA_WIDTH(w))
+#define CLWARP_CUDA_UP(var, d) warp_shuffle_up(var, clwarp_cuda_lane_arg(d))
+#define CLWARP_CUDA_UP_W(var, d, w) warp_shuffle_up(var, clwarp_cuda_lane_arg(d), CLWARP_CUDA_WIDTH(w))
+#define CLWARP_CUDA_DOWN(var, d) warp_shuffle_down(var, clwarp_cuda_lane_arg(d))
+#define CLWARP_CUDA_DOWN_W(var, d, w) warp_shuffle_down(var, clwarp_cuda_lane_arg(d), CLWARP_CUDA_WIDTH(w))
+#define CLWARP_CUDA_XOR(var, m) warp_shuffle_xor(var, clwarp_cuda_lane_arg(m))
+/* An index shuffle: the warp API's xor with a width keeps the own value for
+ * every m >= width, CUDA's reads an earlier segment. */
+#define CLWARP_CUDA_XOR_W(var, m, w) \
+	warp_shuffle(var, clwarp_cuda_xor_src(warp_lane_id(), (uint)(m), CLWARP_CUDA_WIDTH(w)))
+
+#define __shfl_sync(mask, var, ...) ((void)clwarp_cuda_mask(mask), \
+	CLWARP_CUDA_PICK(__VA_ARGS__, CLWARP_CUDA_SHFL_W, CLWARP_CUDA_SHFL, )((var), __VA_ARGS__))
+#define __shfl_up_sync(mask, var, ...) ((void)clwarp_cuda_mask(mask), \
+	CLWARP_CUDA_PICK(__VA_ARGS__, CLWARP_CUDA_UP_W, CLWARP_CUDA_UP, )((var), __VA_ARGS__))
+#define __shfl_down_sync(mask, var, ...) ((void)clwarp_cuda_mask(mask), \
+	CLWARP_CUDA_PICK(__VA_ARGS__, CLWARP_CUDA_DOWN_W, CLWARP_CUDA_DOWN, )((var), __VA_ARGS__))
+#define __shfl_xor_sync(mask, var, ...) ((void)clwarp_cuda_mask(mask), \
+	CLWARP_CUDA_PICK(__VA_ARGS__, CLWARP_CUDA_XOR_W, CLWARP_CUDA_XOR, )((var), __VA_ARGS__))
+
+/* ---- Votes, reductions, match. CUDA's ballot is 32 bits; on a 64-wide
+ * warp it keeps all 64. */
+#if CLWARP_WARP_SIZE <= 32
+#define __ballot_sync(mask, pred) ((void)clwarp_cuda_mask(mask), (uint)warp_ballot(pred))
+#else
+#define __ballot_sync(mask, pred) ((void)clwarp_cuda_mask(mask), warp_ballot(pred))
+#endif
+#define __all_sync(mask, pred) ((void)clwarp_cuda_mask(mask), warp_all(pred))
+#define __any_sync(mask, pred) ((void)clwarp_cuda_mask(mask), warp_any(pred))
+#define __uni_sync(mask, pred) ((void)clwarp_cuda_mask(mask), warp_match_all((int)((pred) != 0)))
+#define __syncwarp(...) ((void)clwarp_cuda_mask(__VA_ARGS__), warp_barrier())
+
+#define __reduce_add_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_add(value))
+#define __reduce_min_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_min(value))
+#define __reduce_max_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_max(value))
+#define __reduce_and_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_and(value))
+#define __reduce_or_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_or(value))
+#define __reduce_xor_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_reduce_xor(value))
 
 #if CLWARP_WARP_SIZE <= 32
-#define __match_any_sync(mask, value) ((void)(mask), (uint)warp_match_any(value))
-#define __match_all_sync(mask, value, pred) \
-	((void)(mask), *(pred) = warp_match_all(value), *(pred) ? (uint)CLWARP_FULL_BALLOT : 0u)
+#define __match_any_sync(mask, value) ((void)clwarp_cuda_mask(mask), (uint)warp_match_any(value))
+#define __match_all_sync(mask, value, pred) ((void)clwarp_cuda_mask(mask), \
+	*(pred) = warp_match_all(value), *(pred) ? (uint)CLWARP_FULL_BALLOT : 0u)
 #else
-#define __match_any_sync(mask, value) ((void)(mask), warp_match_any(value))
-#define __match_all_sync(mask, value, pred) \
-	((void)(mask), *(pred) = warp_match_all(value), *(pred) ? CLWARP_FULL_BALLOT : 0ul)
+#define __match_any_sync(mask, value) ((void)clwarp_cuda_mask(mask), warp_match_any(value))
+#define __match_all_sync(mask, value, pred) ((void)clwarp_cuda_mask(mask), \
+	*(pred) = warp_match_all(value), *(pred) ? CLWARP_FULL_BALLOT : 0ul)
 #endif
+
+/* ---- The forms before CUDA 9 (removed for sm_70+): the full-warp _sync
+ * forms, their one meaning in code written for them. */
+#define __shfl(var, ...) __shfl_sync(0xffffffffu, var, __VA_ARGS__)
+#define __shfl_up(var, ...) __shfl_up_sync(0xffffffffu, var, __VA_ARGS__)
+#define __shfl_down(var, ...) __shfl_down_sync(0xffffffffu, var, __VA_ARGS__)
+#define __shfl_xor(var, ...) __shfl_xor_sync(0xffffffffu, var, __VA_ARGS__)
+#define __ballot(pred) __ballot_sync(0xffffffffu, pred)
+#define __any(pred) __any_sync(0xffffffffu, pred)
+#define __all(pred) __all_sync(0xffffffffu, pred)
+
+/* ---- The execution model, where OpenCL C says the same thing. The one edit
+ * left to a port: pointer parameters of kernels need an address space
+ * (`global int *p`), and `extern __shared__` arrays become `local`
+ * parameters (docs/porting-cuda.md). */
+#define threadIdx ((uint3)((uint)get_local_id(0), (uint)get_local_id(1), (uint)get_local_id(2)))
+#define blockIdx ((uint3)((uint)get_group_id(0), (uint)get_group_id(1), (uint)get_group_id(2)))
+#define blockDim ((uint3)((uint)get_local_size(0), (uint)get_local_size(1), (uint)get_local_size(2)))
+#define gridDim ((uint3)((uint)get_num_groups(0), (uint)get_num_groups(1), (uint)get_num_groups(2)))
+
+#define __global__ kernel
+#define __shared__ local
+/* OpenCL C functions run on the device; a CUDA helper is always inlined,
+ * so that `__device__ inline` (C99's inline: no external definition) links
+ * on every compiler. */
+#define __device__ __attribute__((always_inline))
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ restrict
+#define __launch_bounds__(...)
+
+#define __syncthreads() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+/* __syncthreads_count/_and/_or: a barrier that counts the work-group's
+ * non-zero predicates. nv has it in PTX (bar.red, CUDA's own), local
+ * counts in its scratch; khr and intel have no memory of their own for it
+ * and use OpenCL C 2.0's work-group reduction where the device compiles
+ * it, else a use fails the build. */
+#if defined(CLWARP_BACKEND_NV)
+CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
+{
+	int r;
+	asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tbar.red.popc.u32 %0, 0, p;\n\t}"
+		: "=r"(r) : "r"(pred) : "memory");
+	return r;
+}
+#elif defined(CLWARP_BACKEND_LOCAL)
+CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
+{
+	uint n = clwarp_linear_local_size(), count = 0u;
+
+	/* Every warp call ends with a barrier, so the scratch is free here. */
+	__clwarp_scratch[clwarp_linear_local_id()] = pred != 0;
+	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+	for (uint i = 0u; i < n; i++)
+		count += (uint)__clwarp_scratch[i];
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return (int)count;
+}
+#elif __OPENCL_C_VERSION__ >= 200 && (__OPENCL_C_VERSION__ < 300 || defined(__opencl_c_work_group_collective_functions))
+CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
+{
+	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+	return work_group_reduce_add(pred != 0);
+}
+#else
+int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred) __attribute__((unavailable(
+	"<clwarp/cuda.h>: __syncthreads_count/_and/_or need the nv or local backend, or OpenCL C 2.0 "
+	"work-group functions (docs/porting-cuda.md)")));
+#endif
+#define __syncthreads_count(pred) clwarp_cuda_syncthreads_count(CLWARP_WARP_ARG, (pred))
+#define __syncthreads_and(pred) \
+	(clwarp_cuda_syncthreads_count(CLWARP_WARP_ARG, (pred)) == (int)clwarp_linear_local_size())
+#define __syncthreads_or(pred) (clwarp_cuda_syncthreads_count(CLWARP_WARP_ARG, (pred)) != 0)
+
+/* Atomics on int and uint in global or local memory, returning the old value. */
+#define atomicAdd(p, v) atomic_add((p), (v))
+#define atomicSub(p, v) atomic_sub((p), (v))
+#define atomicExch(p, v) atomic_xchg((p), (v))
+#define atomicMin(p, v) atomic_min((p), (v))
+#define atomicMax(p, v) atomic_max((p), (v))
+#define atomicAnd(p, v) atomic_and((p), (v))
+#define atomicOr(p, v) atomic_or((p), (v))
+#define atomicXor(p, v) atomic_xor((p), (v))
+#define atomicCAS(p, cmp, v) atomic_cmpxchg((p), (cmp), (v))
+
+/* The float forms of C's math functions: OpenCL C's overloads at float
+ * (each within OpenCL's error bounds, which are not CUDA's ulp for ulp). */
+#define fmaxf(a, b) fmax((float)(a), (float)(b))
+#define fminf(a, b) fmin((float)(a), (float)(b))
+#define fabsf(x) fabs((float)(x))
+#define floorf(x) floor((float)(x))
+#define ceilf(x) ceil((float)(x))
+#define fmaf(a, b, c) fma((float)(a), (float)(b), (float)(c))
+#define sqrtf(x) sqrt((float)(x))
+#define rsqrtf(x) rsqrt((float)(x))
+#define expf(x) exp((float)(x))
+#define exp2f(x) exp2((float)(x))
+#define logf(x) log((float)(x))
+#define log2f(x) log2((float)(x))
+#define powf(a, b) pow((float)(a), (float)(b))
+#define sinf(x) sin((float)(x))
+#define cosf(x) cos((float)(x))
+#define tanhf(x) tanh((float)(x))
 
 /* Integer intrinsics (CUDA's int results; OpenCL C 1.2 has no ctz). */
 #define __popc(x) ((int)popcount((uint)(x)))

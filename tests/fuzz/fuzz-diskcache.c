@@ -49,7 +49,7 @@ setup(void)
 		return;
 	for (size_t i = 0; i < sizeof(key); i++)
 		key[i] = (uint8_t)(0xa5 ^ (i * 7));
-	FUZZ_CHECK(diskcache_open(&cache, fuzz_dir(), 0, UINT64_MAX, NULL) == CLWARP_OK);
+	FUZZ_CHECK(diskcache_open(&cache, fuzz_dir(), NULL, 0, UINT64_MAX, NULL) == CLWARP_OK);
 	FUZZ_CHECK(cache.dir);
 	sha256_hex(key, hex);
 	snprintf(name, sizeof(name), "%s.%s", hex, kind);

@@ -91,6 +91,9 @@ fuzz_write_file(const char *path, const void *data, size_t size)
 	FILE *f = fopen(path, "wb");
 
 	FUZZ_CHECK(f);
+	/* Mode 0600 as the cache's own entries: a group-writable one (umask
+	 * 002) would be untrusted, ignored instead of checked. */
+	FUZZ_CHECK(fchmod(fileno(f), 0600) == 0);
 	FUZZ_CHECK(size == 0 || fwrite(data, 1, size, f) == size);
 	FUZZ_CHECK(fclose(f) == 0);
 }

@@ -28,8 +28,10 @@
  * driver counts leftover temp files, ages them past the cache's stale age,
  * damages more entries and changes the included header.
  *
- * Exit status: 0 passed, 1 failed, 77 skipped (not root: the read-only
- * and full folders need a private mount namespace).
+ * Exit status: 0 passed, 1 failed, 77 skipped: not root, or no private
+ * mount namespace with tmpfs and bind mounts here (a chroot, a container);
+ * the read-only and full folders need one. CLWARP_TEST_REQUIRE_ALL=1
+ * turns a skip into a failure (CI).
  */
 
 #define SKIP 77
@@ -140,23 +142,47 @@ unescape(char *s)
 }
 
 /*
+ * A test that cannot run here skips (77) with one line saying why. Where
+ * CLWARP_TEST_REQUIRE_ALL is set (CI, which can give everything) a skip
+ * is a failure instead: CI never passes by silently skipping.
+ */
+static int
+skip(const char *why)
+{
+	const char *require = getenv("CLWARP_TEST_REQUIRE_ALL");
+
+	if (require && *require && strcmp(require, "0") != 0) {
+		printf("torture: FAIL: CLWARP_TEST_REQUIRE_ALL is set, and %s\n", why);
+		return 1;
+	}
+	printf("torture: SKIP: %s\n", why);
+	return SKIP;
+}
+
+/*
  * A mount namespace of our own whose mounts do not propagate anywhere, so
  * no mount outlives us or shows outside. As `unshare -m` does, "/" is made
  * private; in a chroot whose root is not a mount point that fails, and the
- * mount holding our temp folder is made private instead.
+ * mount holding our temp folder is made private instead. Where neither
+ * works (a chroot whose temp folder is on no mount of its own, a container
+ * without the privilege), the machine cannot give what the read-only and
+ * full folders need: @p why says so, and the test skips.
  */
 static int
-private_mounts(const char *folder)
+private_mounts(const char *folder, char *why, size_t why_size)
 {
 	char line[4096], best[PATH_SIZE] = "";
 	FILE *f;
+	int err;
 
 	if (unshare(CLONE_NEWNS) != 0) {
-		printf("torture: unshare(CLONE_NEWNS): %s\n", strerror(errno));
+		snprintf(why, why_size, "no mount namespace here (unshare(CLONE_NEWNS): %s); the "
+		         "read-only and full cache folders need one", strerror(errno));
 		return -1;
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
 		return 0;
+	err = errno;
 	if ((f = fopen("/proc/self/mountinfo", "r"))) {
 		while (fgets(line, sizeof(line), f)) {
 			char point[PATH_SIZE];
@@ -172,11 +198,53 @@ private_mounts(const char *folder)
 		}
 		fclose(f);
 	}
-	if (best[0] && mount(NULL, best, NULL, MS_REC | MS_PRIVATE, NULL) == 0)
-		return 0;
-	printf("torture: cannot make / or the mount holding %s private (%s): in a chroot, make "
-	       "its root a mount point (mount --bind ROOT ROOT) first\n", folder, strerror(errno));
+	if (best[0]) {
+		if (mount(NULL, best, NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+			return 0;
+		err = errno;
+	}
+	snprintf(why, why_size, "cannot make / or the mount holding %s private (%s), as in a "
+	         "chroot whose root is not a mount point (mount --bind ROOT ROOT gives one)",
+	         folder, strerror(err));
 	return -1;
+}
+
+/*
+ * The faults mount a tmpfs and a read-only bind mount on the cache folder:
+ * try both once on a folder of our own, so that a machine that allows the
+ * namespace but not these mounts skips instead of failing round by round.
+ */
+static int
+probe_mounts(const char *root, char *why, size_t why_size)
+{
+	char probe[PATH_SIZE];
+	int ok;
+
+	snprintf(probe, sizeof(probe), "%s/mount-probe", root);
+	if (mkdir(probe, 0700) != 0 && errno != EEXIST) {
+		snprintf(why, why_size, "cannot make %s: %s", probe, strerror(errno));
+		return -1;
+	}
+	ok = mount("clwarp-probe", probe, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k") == 0;
+	if (!ok || umount(probe) != 0) {
+		snprintf(why, why_size, "cannot mount a tmpfs here (%s); the full cache folder needs one",
+		         strerror(errno));
+		rmdir(probe);
+		return -1;
+	}
+	ok = mount(probe, probe, NULL, MS_BIND, NULL) == 0;
+	if (ok && mount(NULL, probe, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) != 0) {
+		umount(probe);
+		ok = 0;
+	}
+	if (!ok || umount(probe) != 0) {
+		snprintf(why, why_size, "cannot make a read-only bind mount here (%s); the read-only "
+		         "cache folder needs one", strerror(errno));
+		rmdir(probe);
+		return -1;
+	}
+	rmdir(probe);
+	return 0;
 }
 
 /* One or two jobs; only one late in a round, so that the round ends sooner. */
@@ -299,13 +367,11 @@ setup(struct torture *t, int argc, char **argv)
 		return -1;
 	}
 
-	if (t->cfg.mounts && geteuid() != 0) {
-		printf("torture: SKIP: not root. The read-only and full cache folders need a private "
-		       "mount namespace (unshare, bind and tmpfs mounts), which needs root; CI runs "
-		       "this as root. Run as root, or set CLWARP_TORTURE_NO_MOUNTS=1 for the other "
-		       "faults only.\n");
-		return SKIP;
-	}
+	if (t->cfg.mounts && geteuid() != 0)
+		return skip("not root: the read-only and full cache folders need a private mount "
+		            "namespace (unshare, bind and tmpfs mounts), which needs root; CI runs this "
+		            "as root. Run as root, or set CLWARP_TORTURE_NO_MOUNTS=1 for the other "
+		            "faults only");
 
 	if (!base || !*base)
 		base = "/tmp";
@@ -441,9 +507,14 @@ main(int argc, char **argv)
 	failed = setup(&t, argc, argv);
 	if (failed)
 		return failed == SKIP ? SKIP : 1;
-	if (t.cfg.mounts && private_mounts(t.root) != 0) {
-		rm_rf(t.root);
-		return 1;
+	if (t.cfg.mounts) {
+		char why[3 * PATH_SIZE];
+
+		if (private_mounts(t.root, why, sizeof(why)) != 0 ||
+		    probe_mounts(t.root, why, sizeof(why)) != 0) {
+			rm_rf(t.root);
+			return skip(why);
+		}
 	}
 	/* A real-time driver wakes on a new temp file at once and can stop its
 	 * writer before it is done (workers go back to normal: reset on fork).

@@ -321,6 +321,9 @@ write_file(const char *path, const void *data, size_t size)
 
 	if (!f)
 		return;
+	/* 0600 as the cache writes them: under umask 002 the copy would be
+	 * a group-writable entry, which the cache ignores as untrusted. */
+	fchmod(fileno(f), 0600);
 	fwrite(data, 1, size, f);
 	fclose(f);
 }

@@ -1,0 +1,80 @@
+/* PoCL 5.0 with two CPU devices (POCL_DEVICES="pthread pthread"): one
+ * context, queue and program per device, as a libclwarp device group makes
+ * them; the same kernel built and launched on both, then everything
+ * released. PoCL 5.0 (the GPU machine's) aborted in
+ * pocl_release_dlhandle_cache ("found->ref_count > 0") in libclwarp's group
+ * tests; PoCL 3.1 and 6.0 do not.
+ *
+ *   cc -O1 -o repro repro.c -lOpenCL && POCL_DEVICES="pthread pthread" ./repro [rounds]
+ */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *source =
+	"kernel void twice(global int *a, int add) { size_t i = get_global_id(0); a[i] = 2 * a[i] + add; }\n";
+
+int
+main(int argc, char **argv)
+{
+	int rounds = argc > 1 ? atoi(argv[1]) : 20;
+	cl_platform_id platforms[8];
+	cl_device_id devices[2];
+	cl_uint np = 0, nd = 0;
+	char name[128];
+
+	clGetPlatformIDs(8, platforms, &np);
+	for (cl_uint p = 0; p < np && nd < 2; p++) {
+		clGetPlatformInfo(platforms[p], CL_PLATFORM_NAME, sizeof(name), name, NULL);
+		if (strstr(name, "Portable"))
+			clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_CPU, 2, devices, &nd);
+	}
+	if (nd < 2) {
+		fprintf(stderr, "need two PoCL CPU devices (POCL_DEVICES=\"pthread pthread\")\n");
+		return 77;
+	}
+	for (int r = 0; r < rounds; r++) {
+		cl_context ctx[2];
+		cl_command_queue q[2];
+		cl_program prog[2];
+		cl_kernel k[2];
+		cl_mem buf[2];
+		int host[2][4096], bad = 0;
+		size_t global = 4096, local = 64;
+		cl_int err;
+
+		for (int d = 0; d < 2; d++) {
+			ctx[d] = clCreateContext(NULL, 1, &devices[d], NULL, NULL, &err);
+			q[d] = clCreateCommandQueue(ctx[d], devices[d], 0, &err);
+			prog[d] = clCreateProgramWithSource(ctx[d], 1, &source, NULL, &err);
+			clBuildProgram(prog[d], 1, &devices[d], "", NULL, NULL);
+			k[d] = clCreateKernel(prog[d], "twice", &err);
+			for (int i = 0; i < 4096; i++)
+				host[d][i] = i;
+			buf[d] = clCreateBuffer(ctx[d], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host[d]),
+						host[d], &err);
+			clSetKernelArg(k[d], 0, sizeof(cl_mem), &buf[d]);
+			clSetKernelArg(k[d], 1, sizeof(int), &d);
+		}
+		/* both devices at once, as a group launch does */
+		for (int d = 0; d < 2; d++)
+			clEnqueueNDRangeKernel(q[d], k[d], 1, NULL, &global, &local, 0, NULL, NULL);
+		for (int d = 0; d < 2; d++) {
+			clEnqueueReadBuffer(q[d], buf[d], CL_TRUE, 0, sizeof(host[d]), host[d], 0, NULL, NULL);
+			for (int i = 0; i < 4096; i++)
+				bad += host[d][i] != 2 * i + d;
+		}
+		for (int d = 0; d < 2; d++) {
+			clReleaseMemObject(buf[d]);
+			clReleaseKernel(k[d]);
+			clReleaseProgram(prog[d]);
+			clReleaseCommandQueue(q[d]);
+			clReleaseContext(ctx[d]);
+		}
+		printf("round %d: %d wrong values\n", r, bad);
+		fflush(stdout);
+	}
+	return 0;
+}
