@@ -4,7 +4,8 @@
 # version tools/intel-opencl-env.sh pins, registered as the only OpenCL
 # platform, running the gcc build's tests. Measured on a 2-core machine
 # shared with other jobs (2026-11-26), a fresh virtualenv and cold kernel
-# caches: 259 s (intel backend 148 s, algorithms 49 s, khr 7 s, local 42 s).
+# caches: 259 s (intel backend 148 s, algorithms 49 s, khr 7 s, local 42 s);
+# after the merge of main, at a load average of 7.7: 501 s (316, 88, 12, 70).
 
 # The step functions are called through run_step, which shellcheck cannot
 # follow (it would flag every one of them as unreachable).
