@@ -24,7 +24,8 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	char text[128];
 
 	sha256_init(&h);
-	sha256_update_str(&h, "clwarp probe " CLWARP_VERSION);
+	/* "verdict 2": verdicts carry the probe's findings (candidate_works). */
+	sha256_update_str(&h, "clwarp probe verdict 2 " CLWARP_VERSION);
 	sha256_update_str(&h, e->info.platform_name);
 	sha256_update_str(&h, e->info.platform_version);
 	sha256_update_str(&h, e->info.name);
@@ -47,34 +48,53 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_final(&h, key);
 }
 
-/* Does the candidate work here? Reads a cached verdict or runs the probe. */
+/*
+ * Does the candidate work here? Reads a cached verdict or runs the probe.
+ * A verdict is '0' (fails) followed by the reason, or '1' (works)
+ * followed by the probe's findings: 'd' for c->dim0_only, 'q' for
+ * c->pin_query.
+ */
 static bool
-candidate_works(clwarp_engine *e, const struct backend_config *c, char *why, size_t why_size)
+candidate_works(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
 {
 	uint8_t key[32];
 	void *payload = NULL;
 	size_t size = 0;
+	struct probe_findings found = { 0 };
 	bool ok;
 
 	verdict_key(e, c, key);
 	if (diskcache_load(&e->disk, key, "probe", &payload, &size)) {
-		ok = size >= 1 && ((const char *)payload)[0] == '1';
-		snprintf(why, why_size, "%.*s", size > 1 ? (int)(size - 1) : 0,
-			 size > 1 ? (const char *)payload + 1 : "");
+		const char *v = payload;
+
+		ok = size >= 1 && v[0] == '1';
+		c->dim0_only = ok && memchr(v + 1, 'd', size - 1) != NULL;
+		c->pin_query = ok && memchr(v + 1, 'q', size - 1) != NULL;
+		snprintf(why, why_size, "%.*s", size > 1 && !ok ? (int)(size - 1) : 0,
+			 size > 1 && !ok ? v + 1 : "");
 		free(payload);
-		log_debug(&e->logger, "%s backend (width %u): cached verdict %s", backend_name(c->backend),
-			  c->warp_size, ok ? "works" : "fails");
+		log_debug(&e->logger, "%s backend (width %u): cached verdict %s%s%s", backend_name(c->backend),
+			  c->warp_size, ok ? "works" : "fails",
+			  c->dim0_only ? ", sub-groups along dimension 0 only" : "",
+			  c->pin_query ? ", pins checked per kernel" : "");
 		return ok;
 	}
 	why[0] = '\0';
-	ok = probe_run(e, c, why, why_size);
-	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s",
+	ok = probe_run(e, c, &found, why, why_size);
+	c->dim0_only = ok && found.dim0_only;
+	c->pin_query = ok && found.pin_query;
+	log_info(&e->logger, "%s backend (width %u, features 0x%x): probe %s%s%s%s%s",
 		 backend_name(c->backend), c->warp_size, c->features, ok ? "passed" : "failed",
-		 ok ? "" : ": ", ok ? "" : why);
+		 ok ? "" : ": ", ok ? "" : why,
+		 c->dim0_only ? "; sub-groups along dimension 0 only (x extents must be multiples of the width)" : "",
+		 c->pin_query ? "; the driver reports each kernel's width pin" : "");
 	{
 		struct strbuf v = { 0 };
 
-		strbuf_printf(&v, "%c%s", ok ? '1' : '0', why);
+		if (ok)
+			strbuf_printf(&v, "1%s%s", c->dim0_only ? "d" : "", c->pin_query ? "q" : "");
+		else
+			strbuf_printf(&v, "0%s", why);
 		if (!v.failed)
 			diskcache_store(&e->disk, key, "probe", v.data, v.len);
 		strbuf_free(&v);

@@ -161,20 +161,19 @@ extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSubGroupInfo(
 	size_t *param_value_size_ret);
 #endif
 #define CLWARP_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE 0x2033
+/* cl_intel_required_subgroup_size: the kernel's intel_reqd_sub_group_size, 0 without one */
+#define CLWARP_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL 0x410A
 
 typedef cl_int (CL_API_CALL *sub_group_info_fn)(cl_kernel, cl_device_id, cl_uint, size_t,
 						 const void *, size_t, void *, size_t *);
 
-cl_int
-device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id device, cl_kernel kernel,
-			     unsigned dims, const size_t *local, size_t *size)
+/* clGetKernelSubGroupInfo where the device has it: OpenCL 2.1 core, or
+ * cl_khr_subgroups' KHR entry point; NULL otherwise. */
+static sub_group_info_fn
+sub_group_info_entry(const clwarp_device_info *info, cl_device_id device)
 {
-	size_t in[3] = { 1, 1, 1 };
 	sub_group_info_fn fn = NULL;
 
-	*size = 0;
-	for (unsigned d = 0; d < dims && d < 3; d++)
-		in[d] = local[d];
 	if (strncmp(info->device_version, "OpenCL 1", 8) != 0 &&
 	    strncmp(info->device_version, "OpenCL 2.0", 10) != 0) {
 		fn = clGetKernelSubGroupInfo;
@@ -186,10 +185,36 @@ device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id device
 			*(void **)(&fn) = clGetExtensionFunctionAddressForPlatform(
 				platform, "clGetKernelSubGroupInfoKHR");
 	}
+	return fn;
+}
+
+cl_int
+device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id device, cl_kernel kernel,
+			     unsigned dims, const size_t *local, size_t *size)
+{
+	size_t in[3] = { 1, 1, 1 };
+	sub_group_info_fn fn = sub_group_info_entry(info, device);
+
+	*size = 0;
+	for (unsigned d = 0; d < dims && d < 3; d++)
+		in[d] = local[d];
 	if (!fn)
 		return CL_INVALID_OPERATION;
 	return fn(kernel, device, CLWARP_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof(size_t) * dims,
 		  in, sizeof(*size), size, NULL);
+}
+
+cl_int
+device_kernel_compile_sub_group_size(const clwarp_device_info *info, cl_device_id device,
+				     cl_kernel kernel, size_t *size)
+{
+	sub_group_info_fn fn = sub_group_info_entry(info, device);
+
+	*size = 0;
+	if (!fn || !word_in_list(info->extensions, "cl_intel_required_subgroup_size"))
+		return CL_INVALID_OPERATION;
+	return fn(kernel, device, CLWARP_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL, 0, NULL, sizeof(*size),
+		  size, NULL);
 }
 
 void

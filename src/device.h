@@ -32,6 +32,15 @@ cl_int device_kernel_sub_group_size(const clwarp_device_info *info, cl_device_id
 				    cl_kernel kernel, unsigned dims, const size_t *local,
 				    size_t *size);
 
+/*
+ * CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL of `kernel`: the width its
+ * intel_reqd_sub_group_size pins, 0 without one. CL_INVALID_OPERATION
+ * where the device lacks cl_intel_required_subgroup_size or the query;
+ * some implementations (PoCL) refuse it with CL_INVALID_VALUE.
+ */
+cl_int device_kernel_compile_sub_group_size(const clwarp_device_info *info, cl_device_id device,
+					    cl_kernel kernel, size_t *size);
+
 /* NVIDIA compute capability as major*10+minor, 0 when the device does not say. */
 unsigned device_nv_sm(cl_device_id device);
 

@@ -27,6 +27,10 @@ struct backend_config {
 	bool fp16;                /* cl_khr_fp16: the half warp functions */
 	bool native;              /* khr: the device's own sub-group width, no pin */
 	bool cl_std_30;           /* khr: sub-groups are an OpenCL C 3.0 feature, build with -cl-std=CL3.0 */
+	bool dim0_only;           /* the probe's finding, not a choice: sub-groups follow dimension 0,
+				   * so a local size's x extent must be a multiple of warp_size */
+	bool pin_query;           /* the probe's finding: CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
+				   * reports the width pin, so each kernel's is checked */
 };
 
 struct clwarp_program {

@@ -32,6 +32,42 @@ struct clwarp_kernel {
 	struct launch_shape checked;
 };
 
+/*
+ * A pinned backend's program was built for W with intel_reqd_sub_group_size
+ * on every kernel the source rewrite saw. Where the driver reports a
+ * kernel's pin (the probe found it does: config.pin_query), a kernel at
+ * another width is refused here, before it can run: one the rewrite did
+ * not see (declared through a function-like macro) has no pin and the
+ * driver's own width, and one with a pin of its own may keep that one.
+ */
+static clwarp_status
+check_pinned_width(const clwarp_kernel *kernel)
+{
+	const clwarp_program *prog = kernel->program;
+	const clwarp_engine *engine = prog->engine;
+	unsigned warp = prog->config.warp_size;
+	size_t got = 0;
+	cl_int err;
+
+	err = device_kernel_compile_sub_group_size(&engine->info, engine->device, kernel->kernel, &got);
+	if (err != CL_SUCCESS)
+		return set_cl_error(err, "clGetKernelSubGroupInfo (checking the warp width pin)");
+	if (got == warp)
+		return CLWARP_OK;
+	if (got == 0)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s: the driver reports no sub-group width pin on it, so it would run at the "
+				 "driver's own width, not the warp width %u (%s backend); the pin goes after each "
+				 "`kernel` or `__kernel` and each object-like macro defined to one: declare the kernel "
+				 "that way (a function-like macro hides it)",
+				 kernel->name, warp, backend_name(prog->config.backend));
+	return set_error(CLWARP_ERROR_WARP_CONTRACT,
+			 "kernel %s: the driver reports a sub-group width of %zu (its own intel_reqd_sub_group_size?), "
+			 "but the warp width is %u (%s backend); its warp results would be wrong, so it does not run "
+			 "(pin %u or none, or use a backend of width %zu)",
+			 kernel->name, got, warp, backend_name(prog->config.backend), warp, got);
+}
+
 clwarp_status
 kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 {
@@ -75,6 +111,14 @@ kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 	if (k->arg_count && !(k->arg_set = calloc(k->arg_count, sizeof(*k->arg_set)))) {
 		kernel_free(k);
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	if (program->config.pin_query && program->uses_warp) {
+		clwarp_status status = check_pinned_width(k);
+
+		if (status != CLWARP_OK) {
+			kernel_free(k);
+			return status;
+		}
 	}
 	*out = k;
 	return CLWARP_OK;
@@ -235,6 +279,16 @@ check_local_size(const clwarp_kernel *kernel, unsigned dims, const size_t *local
 		return set_error(CLWARP_ERROR_WARP_CONTRACT,
 				 "kernel %s uses warp functions: its work-group size %zu is not a multiple of the warp size %u (%s backend)",
 				 kernel->name, total, warp, backend_name(prog->config.backend));
+	/* Where sub-groups follow dimension 0 only (the backend's probe found
+	 * it), a row shorter than W ends a warp early: the warps would not be
+	 * runs of the linear local id, and every warp_* result would be wrong. */
+	if (prog->uses_warp && prog->config.dim0_only && local[0] % warp != 0)
+		return set_error(CLWARP_ERROR_WARP_CONTRACT,
+				 "kernel %s: local size x (%zu) must be a multiple of the warp width %u on this device "
+				 "(local size %zu x %zu x %zu; its sub-groups follow dimension 0 only, %s backend; "
+				 "the local backend has no such rule)",
+				 kernel->name, local[0], warp, local[0], dims > 1 ? local[1] : 1,
+				 dims > 2 ? local[2] : 1, backend_name(prog->config.backend));
 	if (prog->config.native && prog->uses_warp) {
 		clwarp_status status = check_native_width(kernel, dims, local);
 

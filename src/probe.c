@@ -100,8 +100,111 @@ probe_launch(clwarp_program *prog, const char *name, cl_mem buffer, char *why, s
 	return status == CLWARP_OK;
 }
 
+/* One launch of clwarp_probe_layout at `local` (global = local); false with
+ * `why` set when it cannot run. *linear: every work-item's answers are
+ * those of warps made of runs of the linear local id. */
+static bool
+layout_launch(clwarp_program *prog, cl_mem buffer, unsigned dims, const size_t *local,
+	      unsigned w, cl_uint *out, bool *linear, char *why, size_t why_size)
+{
+	clwarp_engine *engine = prog->engine;
+	clwarp_kernel *kernel = NULL;
+	size_t items = local[0] * local[1] * local[2];
+	clwarp_status status;
+
+	/* Every work-item writes all of its fields: nothing is left over
+	 * from the launch before. */
+	status = kernel_new(prog, "clwarp_probe_layout", &kernel);
+	if (status == CLWARP_OK)
+		status = kernel_set_arg(kernel, 0, sizeof(buffer), &buffer);
+	if (status == CLWARP_OK)
+		status = kernel_launch(kernel, dims, local, local, NULL);
+	kernel_free(kernel);
+	if (status == CLWARP_OK)
+		status = buffer_read(engine, buffer, 0, items * 3 * sizeof(cl_uint), out);
+	if (status != CLWARP_OK) {
+		snprintf(why, why_size, "running clwarp_probe_layout at local size %zu x %zu x %zu: %s",
+			 local[0], local[1], local[2], error_message());
+		return false;
+	}
+	*linear = true;
+	for (unsigned l = 0; l < items; l++)
+		if (out[3 * l] != l % w || out[3 * l + 1] != l - l % w || out[3 * l + 2] != w)
+			*linear = false;
+	return true;
+}
+
+/*
+ * How warps are laid out in 2-D and 3-D work-groups. With the x extent a
+ * multiple of W they must be runs of the linear local id (or the backend
+ * fails); with an x extent of W/2 they may not be: Intel's runtime forms
+ * sub-groups along dimension 0 only, so its warps then stop at the end of
+ * each row. *dim0_only says so, and launches whose x extent is not a
+ * multiple of W are refused (src/kernel.c).
+ */
+static bool
+probe_layout(clwarp_engine *engine, clwarp_program *prog, unsigned w, bool *dim0_only, char *why,
+	     size_t why_size)
+{
+	const size_t whole[2][3] = { { w, 2, 1 }, { w, 2, 2 } };
+	const size_t half[2][3] = { { w / 2, 4, 1 }, { w / 2, 2, 2 } };
+	cl_mem buffer = NULL;
+	cl_uint *out = NULL;
+	size_t bytes = 3 * sizeof(cl_uint) * 4 * (size_t)w;
+	bool ok = false, linear = true;
+
+	*dim0_only = false;
+	if (w < 2 || 4 * (size_t)w > engine->info.max_work_group_size)
+		return true;
+	out = calloc(1, bytes);
+	if (!out || buffer_new(engine, CL_MEM_READ_WRITE, bytes, NULL, &buffer) != CLWARP_OK) {
+		snprintf(why, why_size, "layout probe buffer: %s", out ? error_message() : "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		if (!layout_launch(prog, buffer, i + 2, whole[i], w, out, &linear, why, why_size))
+			goto out;
+		if (!linear) {
+			snprintf(why, why_size,
+				 "at local size %zu x %zu x %zu (x a multiple of the warp width %u) warps are not runs of the linear local id",
+				 whole[i][0], whole[i][1], whole[i][2], w);
+			goto out;
+		}
+	}
+	for (unsigned i = 0; i < 2 && !*dim0_only; i++) {
+		if (!layout_launch(prog, buffer, i + 2, half[i], w, out, &linear, why, why_size))
+			goto out;
+		*dim0_only = !linear;
+	}
+	ok = true;
+out:
+	if (buffer)
+		clReleaseMemObject(buffer);
+	free(out);
+	return ok;
+}
+
+/* Does CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL report the pin of a kernel
+ * the rewrite pinned to `w`? (PoCL refuses the query.) */
+static bool
+pin_query_works(clwarp_program *prog, unsigned w)
+{
+	clwarp_engine *engine = prog->engine;
+	clwarp_kernel *kernel = NULL;
+	size_t got = 0;
+	bool ok;
+
+	if (kernel_new(prog, "clwarp_probe", &kernel) != CLWARP_OK)
+		return false;
+	ok = device_kernel_compile_sub_group_size(&engine->info, engine->device, kernel_cl(kernel),
+						  &got) == CL_SUCCESS && got == w;
+	kernel_free(kernel);
+	return ok;
+}
+
 bool
-probe_run(clwarp_engine *engine, const struct backend_config *config, char *why, size_t why_size)
+probe_run(clwarp_engine *engine, const struct backend_config *config,
+	  struct probe_findings *found, char *why, size_t why_size)
 {
 	clwarp_program *prog = NULL;
 	cl_mem buffer = NULL;
@@ -110,6 +213,7 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 	bool ok = false;
 	unsigned w = config->warp_size;
 
+	*found = (struct probe_findings){ 0 };
 	if (program_build_flags(engine, clwarp_kernel_warp_probe, "clwarp/warp/probe.cl", ".", NULL,
 				config, PROGRAM_BUILD_MEMORY_ONLY, NULL, &prog, NULL) != CLWARP_OK) {
 		snprintf(why, why_size, "%s", error_message());
@@ -143,7 +247,9 @@ probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
 			}
 		}
 	}
-	ok = true;
+	ok = probe_layout(engine, prog, w, &found->dim0_only, why, why_size);
+	found->pin_query = ok && !config->native && config->backend != CLWARP_BACKEND_NV &&
+			   pin_query_works(prog, w);
 out:
 	if (buffer)
 		clReleaseMemObject(buffer);

@@ -7,13 +7,26 @@
 
 #include "engine.h"
 
+/* What a passing probe found out besides "it works". */
+struct probe_findings {
+	/* The warps are runs of the linear local id only where the local
+	 * size's x extent is a multiple of W (sub-groups formed along
+	 * dimension 0). */
+	bool dim0_only;
+	/* CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL reports the probe kernel's
+	 * width pin, so every kernel's pin can be checked the same way. */
+	bool pin_query;
+};
+
 /*
  * Build kernels/warp/probe.cl with `config`, run it, and compare every
- * value with a host reference. Returns true when everything matched;
- * otherwise `why` says what failed (a build error, a wrong value).
+ * value with a host reference, then check how warps are laid out in 2-D
+ * and 3-D work-groups. Returns true when everything matched (`found`
+ * says what else the probe learned); otherwise `why` says what failed (a
+ * build error, a wrong value).
  */
-bool probe_run(clwarp_engine *engine, const struct backend_config *config, char *why,
-	       size_t why_size);
+bool probe_run(clwarp_engine *engine, const struct backend_config *config,
+	       struct probe_findings *found, char *why, size_t why_size);
 
 /*
  * The khr backend's native width: build a raw sub-group kernel without a

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "kernelmacro.h"
 #include "warpctx.h"
 #include "kernels_embedded.h"
 
@@ -33,6 +34,7 @@ struct expander {
 	bool uses_warp;
 	unsigned kernel_count;
 	uint64_t types_named;
+	struct kernel_macros macros; /* names #defined to `kernel` */
 	struct file_stamps *stamps; /* NULL: none wanted */
 };
 
@@ -373,6 +375,9 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				p++;
 			}
 			ex->types_named |= type_bits_in(start, p);
+			status = kernel_macros_directive(&ex->macros, q, p);
+			if (status != CLWARP_OK)
+				return status;
 			while (*q == ' ' || *q == '\t')
 				q++;
 			if (strncmp(q, "include", 7) == 0) {
@@ -470,9 +475,9 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
 			ex->types_named |= type_bits(start, len);
-			/* __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
-			if (((len == 6 && strncmp(start, "kernel", 6) == 0) ||
-			     (len == 8 && strncmp(start, "__kernel", 8) == 0) ||
+			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
+			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
+			if ((kernel_macros_is_kernel(&ex->macros, start, len) ||
 			     (len == 10 && strncmp(start, "__global__", 10) == 0)) &&
 			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
 				ex->kernel_count++;
@@ -564,6 +569,7 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 	for (size_t i = 0; i < ex.once_count; i++)
 		free(ex.once_files[i]);
 	free(ex.once_files);
+	kernel_macros_free(&ex.macros);
 	if (status != CLWARP_OK)
 		source_result_free(result);
 	return status;

@@ -163,3 +163,12 @@ argcheck(cl_kernel k, const char *kname, unsigned index, const struct argspec *a
 	}
 	return true;
 }
+
+bool
+argcheck_has_types(cl_kernel k, unsigned nargs)
+{
+	char raw[256];
+
+	return nargs == 0 ||
+	       clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof(raw), raw, NULL) == CL_SUCCESS;
+}

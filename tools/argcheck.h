@@ -22,4 +22,9 @@
 bool argcheck(cl_kernel k, const char *kname, unsigned index, const struct argspec *a, char *err,
 	      size_t errlen);
 
+/* Does the driver give @p k's parameter types? (Intel's runtime does not
+ * for a program made from a binary, e.g. one from the disk cache.) True
+ * for a kernel without parameters. */
+bool argcheck_has_types(cl_kernel k, unsigned nargs);
+
 #endif

@@ -240,12 +240,15 @@ run(struct run_state *s, int argc, char **argv)
 			return report_usage("%s", err);
 	}
 
-	/* Build. */
-	s->build_options = options_build_string(o);
+	/* Build. -cl-kernel-arg-info: the argument checks (argcheck.c) read
+	 * the parameters' types, which Intel's runtime gives only with it
+	 * (PoCL gives them anyway). */
+	s->build_options = options_build_string(o, "-cl-kernel-arg-info");
 	if (!s->build_options) {
 		report_error("out of memory");
 		return EXIT_RUNTIME;
 	}
+build:
 	if (o->verbose) {
 		/* the driver's output as it happens, among the library's debug log */
 		status = clwarp_program_build_file(s->engine, s->kf.path, s->build_options, &prog,
@@ -290,6 +293,24 @@ run(struct run_state *s, int argc, char **argv)
 	if (nargs != s->spec_count)
 		return report_usage("kernel %s takes %u argument%s, but %zu -a %s given", kname, nargs,
 				   nargs == 1 ? "" : "s", s->spec_count, s->spec_count == 1 ? "was" : "were");
+	if (s->info.source == CLWARP_BUILD_DISK_HIT &&
+	    !argcheck_has_types(clwarp_kernel_cl(s->kernel), nargs)) {
+		/* A binary from the disk cache without the parameters' types
+		 * (Intel's runtime keeps none in one): build from source, with
+		 * the disk cache off, so that the arguments can be checked. */
+		clwarp_kernel_free(s->kernel);
+		s->kernel = NULL;
+		clwarp_build_info_clear(&s->info);
+		clwarp_engine_free(s->engine);
+		s->engine = NULL;
+		o->no_cache = true;
+		options_engine(o, &eo, o->device);
+		status = clwarp_engine_new(&eo, &s->engine);
+		if (status != CLWARP_OK)
+			return report_library_error("cannot open a device", status);
+		dev = clwarp_engine_device_info(s->engine);
+		goto build;
+	}
 	for (unsigned i = 0; i < nargs; i++) {
 		if (!argcheck(clwarp_kernel_cl(s->kernel), kname, i, &s->specs[i], err, sizeof(err)))
 			return report_usage("%s", err);

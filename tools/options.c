@@ -335,10 +335,10 @@ options_engine(const struct options *o, clwarp_engine_options *eo, const char *d
 }
 
 char *
-options_build_string(const struct options *o)
+options_build_string(const struct options *o, const char *first)
 {
 	const struct strvec *v = &o->build;
-	size_t len = 1;
+	size_t len = strlen(first) + 1;
 	char *out;
 
 	for (size_t i = 0; i < v->count; i++)
@@ -346,9 +346,9 @@ options_build_string(const struct options *o)
 	out = malloc(len);
 	if (!out)
 		return NULL;
-	out[0] = '\0';
+	strcpy(out, first);
 	for (size_t i = 0; i < v->count; i++) {
-		if (i)
+		if (out[0])
 			strcat(out, " ");
 		strcat(out, v->items[i]);
 	}

@@ -52,7 +52,8 @@ void options_clear(struct options *o);
 /* The engine's options for @p o on @p device (NULL: the default device). */
 void options_engine(const struct options *o, clwarp_engine_options *eo, const char *device);
 
-/* The build fragments, space-separated (malloc'd; NULL when out of memory). */
-char *options_build_string(const struct options *o);
+/* @p first, then the build fragments, space-separated (malloc'd; NULL
+ * when out of memory). */
+char *options_build_string(const struct options *o, const char *first);
 
 #endif

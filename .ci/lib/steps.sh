@@ -24,6 +24,7 @@ readonly HOST_PACKAGES=(
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
 	cmake                                  # the CMake consumer of the installed library (consumers step)
 	doxygen                                # the API reference and its undocumented-function check (docs step)
+	python3-venv clinfo                    # Intel's OpenCL runtime from PyPI into a virtualenv, and its listing (intel step)
 )
 
 # --------------------------------------------------------------------------

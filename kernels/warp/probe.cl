@@ -55,3 +55,18 @@ __kernel void clwarp_probe_info(__global uint *out)
 		out[1] = count;
 	}
 }
+
+/* Warps in multi-dimensional work-groups. Launched 2-D and 3-D, global =
+ * local; work-item l (the linear local id, x fastest) writes
+ * out[3 * l ..]: warp_lane_id(), warp_shuffle(l, 0) and
+ * warp_reduce_add(1). Warps that are runs of the linear id give l % W,
+ * l - l % W and W (src/probe.c, probe_layout). */
+__kernel void clwarp_probe_layout(__global uint *out)
+{
+	uint l = (uint)(get_local_id(0) + get_local_size(0) *
+			(get_local_id(1) + get_local_size(1) * get_local_id(2)));
+
+	out[3 * l + 0] = warp_lane_id();
+	out[3 * l + 1] = warp_shuffle(l, 0u);
+	out[3 * l + 2] = warp_reduce_add(1u);
+}

@@ -1,0 +1,139 @@
+/* The warp width of built kernels: kernels declared through macros get the
+ * width pin, and a kernel the driver would run at another width is refused
+ * before it runs, never run at the wrong width. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include "engine.h"
+#include "testutil.h"
+
+enum { N = 128, LOCAL = 64 };
+
+/* Every lane: its lane id * 1000 + the number of lanes in its warp. */
+#define WIDTH_BODY \
+	"{ uint i = get_global_id(0);\n" \
+	"  out[i] = in[i] * 0 + (int)(warp_lane_id() * 1000u + warp_reduce_add(1u)); }\n"
+
+/* Object-like macros for `kernel`, one through another, one from a header
+ * style #ifdef, and the plain keyword. */
+static const char macro_source[] =
+	"#define KERNEL kernel\n"
+	"#define __global__ __kernel\n"
+	"#define ENTRY KERNEL\n"
+	"#ifdef __OPENCL_VERSION__\n"
+	"#define GUARDED __kernel\n"
+	"#endif\n"
+	"KERNEL void via_macro(global const int *in, global int *out)\n" WIDTH_BODY
+	"__global__ void via_cuda_name(global const int *in, global int *out)\n" WIDTH_BODY
+	"ENTRY void via_two_macros(global const int *in, global int *out)\n" WIDTH_BODY
+	"GUARDED void via_guarded(global const int *in, global int *out)\n" WIDTH_BODY
+	"kernel void plain(global const int *in, global int *out)\n" WIDTH_BODY;
+
+static void
+check_widths(clwarp_engine *e, clwarp_program *p, const char *name, unsigned w)
+{
+	int in[N] = { 0 }, *out;
+
+	out = test_run_int_kernel(e, p, name, in, N, LOCAL);
+	for (unsigned i = 0; i < N; i++)
+		ck_assert_msg(out[i] == (int)((i % LOCAL % w) * 1000u + w),
+			      "%s: work-item %u gave lane %d of a warp of %d, want lane %u of %u", name, i,
+			      out[i] / 1000, out[i] % 1000, i % LOCAL % w, w);
+	free(out);
+}
+
+START_TEST(test_macro_kernels)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	unsigned w;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, macro_source, "macros.cl", NULL, &p, NULL));
+	check_widths(e, p, "via_macro", w);
+	check_widths(e, p, "via_cuda_name", w);
+	check_widths(e, p, "via_two_macros", w);
+	check_widths(e, p, "via_guarded", w);
+	check_widths(e, p, "plain", w);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* A kernel whose `kernel` comes out of a function-like macro: the rewrite
+ * does not see it, so it has no pin. Where the driver reports pins, it is
+ * refused; elsewhere nothing can tell (docs/warp-api.md, "Warp widths"). */
+static const char hidden_source[] =
+	"#define ATTR(x) x\n"
+	"ATTR(kernel) void hidden(global const int *in, global int *out)\n" WIDTH_BODY;
+
+/* Kernels with their own pin, before and after `kernel`: a pin of the warp
+ * width runs; another one either loses to the engine's pin (the driver then
+ * reports W, and the lanes must say so) or is refused, naming its width. */
+static const char own_pin_format[] =
+	"__attribute__((intel_reqd_sub_group_size(%u))) kernel void own_before(global const int *in, global int *out)\n"
+	WIDTH_BODY
+	"kernel __attribute__((intel_reqd_sub_group_size(%u))) void own_after(global const int *in, global int *out)\n"
+	WIDTH_BODY;
+
+static void
+check_own_pin(clwarp_engine *e, clwarp_program *p, const char *name, unsigned w, unsigned pin)
+{
+	clwarp_kernel *k = NULL;
+	clwarp_status s = clwarp_program_kernel(p, name, &k);
+	char want[64];
+
+	if (s == CLWARP_OK) {
+		clwarp_kernel_free(k);
+		fprintf(stderr, "%s with its own pin %u: runs at the warp width %u\n", name, pin, w);
+		check_widths(e, p, name, w);
+		return;
+	}
+	ck_assert_int_eq(s, CLWARP_ERROR_WARP_CONTRACT);
+	ck_assert_uint_ne(pin, w);
+	fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
+	snprintf(want, sizeof(want), "sub-group width of %u", pin);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), want));
+}
+
+START_TEST(test_pins_checked)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_kernel *k = NULL;
+	unsigned w;
+	char source[1024];
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, "kernel void k(void) {}", "k.cl", NULL, &p, NULL));
+	if (!p->config.pin_query || w < 2) {
+		fprintf(stderr, "the %s backend: the driver does not report width pins (or W = %u): nothing to check\n",
+			clwarp_backend_name(p->config.backend), w);
+		clwarp_engine_free(e);
+		return;
+	}
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, hidden_source, "hidden.cl", NULL, &p, NULL));
+	ck_assert_int_eq(clwarp_program_kernel(p, "hidden", &k), CLWARP_ERROR_WARP_CONTRACT);
+	fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "no sub-group width pin"));
+	ck_assert_ptr_null(k);
+
+	for (unsigned pin = w; pin >= w / 2; pin /= 2) {
+		snprintf(source, sizeof(source), own_pin_format, pin, pin);
+		ck_assert_clwarp_ok(clwarp_program_build_source(e, source, "own.cl", NULL, &p, NULL));
+		check_own_pin(e, p, "own_before", w, pin);
+		check_own_pin(e, p, "own_after", w, pin);
+	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("width", &tc);
+
+	tcase_add_test(tc, test_macro_kernels);
+	tcase_add_test(tc, test_pins_checked);
+	return test_main(s);
+}
