@@ -6,26 +6,27 @@
 #
 # Parts (each a `meson test` run; docs/gpu-status.md records the last check):
 #   nv             the whole suite on the GPU with nothing set (default backend)
+#                  (its group suites on the first GPU and the first CPU device)
 #   threads-nv     test-threads 5 times in a row on the GPU
-#   group          the multidevice suites on the GPU and the CPU (CLWARP_DEVICES=gpu,cpu)
 #   stress         the look-back stress test, 10^4 calls, without and with
 #   stress-naps    the run-length naps
 #   local          the warp and algorithm suites on the GPU with CLWARP_BACKEND=local
 #   threads-local  test-threads 5 times in a row, local backend on the GPU
 #   pocl           the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
 #                  quick sizes, torture left out)
-# stress, local and pocl run beside the others (local and pocl each in a
-# build folder of its own: their own disk cache and temporary files). The kernels/examples files
+# All but nv run beside it: the stress runs in nv's build folder, the local
+# and threads parts and pocl each in a build folder of their own (their own
+# disk cache and temporary files). The kernels/examples files
 # run with --check in the `examples` suite of nv, local and pocl.
 #
 # Ends with one line "N passed, M failed, K skipped" (meson's tests); exit 1
 # when anything failed or was skipped. Logs: build-gpu*/meson-logs/PART.txt.
-# Knobs: CLWARP_GPU_CHECK_PARTS="nv group" (default: all).
+# Knobs: CLWARP_GPU_CHECK_PARTS="nv stress" (default: all).
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 readonly GPU_BUILD=build-gpu LOCAL_BUILD=build-gpu-local CPU_BUILD=build-gpu-cpu
-readonly PARTS=${CLWARP_GPU_CHECK_PARTS:-nv threads-nv group stress stress-naps local threads-local pocl}
+readonly PARTS=${CLWARP_GPU_CHECK_PARTS:-nv threads-nv stress stress-naps local threads-local pocl}
 declare -A RESULT=()
 
 wanted() { [[ " $PARTS " == *" $1 "* ]]; }
@@ -82,6 +83,7 @@ local_parts() {
 	wanted local && part local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --num-processes 4 \
 		warp warp-ops warp-sort cuda algorithms sort runs histogram examples
 	wanted threads-local && part threads-local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --repeat 5 threads
+	wanted threads-nv && part threads-nv "$LOCAL_BUILD" -- --repeat 5 threads
 }
 
 stress_part() {
@@ -99,14 +101,12 @@ main() {
 	echo "GPU check of ${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} on" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
 	configure "$GPU_BUILD" || { echo "0 passed, 1 failed"; exit 1; }
-	{ wanted local || wanted threads-local; } && background "$LOCAL_BUILD" local_parts
+	{ wanted local || wanted threads-local || wanted threads-nv; } && background "$LOCAL_BUILD" local_parts
 	wanted stress && background "$GPU_BUILD" stress_part
 	wanted stress-naps && background "$GPU_BUILD" stress_naps_part
 	wanted pocl && background "$CPU_BUILD" part pocl "$CPU_BUILD" CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- \
 		--no-suite torture --num-processes 8
 	wanted nv && part nv "$GPU_BUILD" -- --num-processes 8
-	wanted threads-nv && part threads-nv "$GPU_BUILD" -- --repeat 5 threads
-	wanted group && part group "$GPU_BUILD" CLWARP_DEVICES=gpu,cpu -- --suite multidevice
 	wait
 	for log in "${BACKGROUND[@]}"; do
 		cat "$log"

@@ -81,6 +81,19 @@ empty_program(const char *src, const char *label)
 	clReleaseProgram(p);
 }
 
+/* 0. a kernel with an empty body: its build status and log. */
+static void
+empty_kernel(void)
+{
+	char log[4096] = "";
+
+	STEP("a kernel with an empty body:\n");
+	cl_program p = build("kernel void k(void) {}");
+	clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+	STEP("  build log: %s\n", log);
+	clReleaseProgram(p);
+}
+
 struct reader {
 	cl_command_queue q;
 	cl_mem buf;
@@ -233,6 +246,7 @@ main(int argc, char **argv)
 			continue;
 		printf("== %s\n", name);
 		ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+		empty_kernel();
 		for (int v = 0; v < 3; v++)
 			unset_args(v);
 		threads(0);
