@@ -23,8 +23,9 @@ step_intel() {
 	in_intel clinfo -l
 	local t=$SECONDS rc=0
 	# The automatic backend: intel at width 16 (test-warp checks it), at the
-	# reduced sizes (CLWARP_TEST_QUICK): the engine, warp conformance,
-	# clwarp-run, examples, thread and bad-input suites in full. Left out:
+	# reduced sizes (CLWARP_TEST_QUICK): the engine, warp conformance (with
+	# <clwarp/cuda.h>'s table), clwarp-run, examples, thread, bad-input and
+	# look-back stress (48 calls, 44 s here) suites in full. Left out:
 	# unit (no device), torture (the test step runs it; it exercises the
 	# disk cache, not the device), multidevice (the group suites want two
 	# devices, and Intel's runtime makes one of this CPU), and the
@@ -32,7 +33,7 @@ step_intel() {
 	in_intel env CLWARP_TEST_EXPECT_BACKEND=intel CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 \
 		engine program launch width cache buildmemo bad-input \
-		warp warp-ops warp-sort cli examples threads || rc=1
+		warp warp-ops warp-sort cuda cli examples threads lookback-stress || rc=1
 	echo "Intel, intel backend (W = 16): $((SECONDS - t)) s"; t=$SECONDS
 	# The algorithms, runs, histogram and sort on the intel backend: the
 	# checks that take every kernel path at small sizes, and the argument
