@@ -1,10 +1,13 @@
 /* Host memory the device copies at full speed: clwarp_host_alloc and friends. */
 /* SPDX-License-Identifier: MIT */
+/* MAP_ANONYMOUS: POSIX only since 2024; glibc shows it with _DEFAULT_SOURCE. */
+#define _DEFAULT_SOURCE
 #include "config.h"
 #include "hostmem.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -62,7 +65,7 @@ block_release(clwarp_engine *e, struct host_block *b)
 	if (b->mem)
 		host_unpin(e, b->mem, b->host);
 	else
-		free(b->host);
+		munmap(b->host, b->bytes);
 	free(b);
 }
 
@@ -139,18 +142,22 @@ clwarp_host_alloc(clwarp_engine *e, size_t bytes, void **out)
 				 bytes, cl_error_name(err));
 	}
 	/* Ordinary memory: on PoCL it is what the device reads anyway, and
-	 * where pinning failed it still works, at the pageable speed. Page
-	 * alignment suits every driver's direct copies. */
+	 * where pinning failed it still works, at the pageable speed. Pages
+	 * of their own, from mmap rather than malloc: aligned for every
+	 * driver's direct copies, given back to the system when freed, and
+	 * never touched before the caller does (glibc's MALLOC_PERTURB_,
+	 * which meson test sets, would write every byte of a large block). */
 	if (!b->host) {
-		long page = sysconf(_SC_PAGESIZE);
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-		if (posix_memalign(&b->host, page > 0 ? (size_t)page : 4096, bytes) != 0) {
+		if (p == MAP_FAILED) {
 			pthread_mutex_lock(&e->host_lock);
 			e->host_bytes -= bytes;
 			pthread_mutex_unlock(&e->host_lock);
 			free(b);
 			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of host memory for %zu bytes", bytes);
 		}
+		b->host = p;
 	}
 
 	pthread_mutex_lock(&e->host_lock);

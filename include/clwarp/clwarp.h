@@ -437,7 +437,7 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_write_async(clwarp_engine *engine, cl_
  * Fallback: where that gives nothing faster (PoCL, whose devices use host
  * memory anyway; any device that is not a GPU), or where the driver
  * refuses to create or map the buffer, the memory is ordinary
- * page-aligned memory from the C library. Either way it works the same;
+ * page-aligned memory (anonymous mmap pages). Either way it works the same;
  * clwarp_host_pinned() says which one a block is.
  *
  * Errors: 0 bytes and NULL arguments give CLWARP_ERROR_INVALID_ARGUMENT;
