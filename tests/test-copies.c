@@ -127,6 +127,7 @@ copy_ranges(bool pinned, bool async)
 		size_t off = ranges[r].offset, n = ranges[r].bytes;
 		unsigned seed = 100 + (unsigned)r;
 		cl_event ev = NULL;
+		size_t past;
 
 		fill(all, ODD_BYTES, 1);
 		ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 0, ODD_BYTES, all));
@@ -161,8 +162,10 @@ copy_ranges(bool pinned, bool async)
 		ck_assert_msg(first_mismatch(dst + 1, n, seed, 0) == n, "range %zu: byte %zu read wrong", r,
 			      first_mismatch(dst + 1, n, seed, 0));
 		ck_assert_int_eq(dst[0], 0xa5);
-		for (size_t i = n + 1; i < ODD_BYTES + 2; i++)
-			ck_assert_msg(dst[i] == 0xa5, "range %zu: read wrote byte %zu past its end", r, i - 1);
+		past = n + 1;
+		while (past < ODD_BYTES + 2 && dst[past] == 0xa5)
+			past++;
+		ck_assert_msg(past == ODD_BYTES + 2, "range %zu: read wrote byte %zu past its end", r, past - 1);
 	}
 	/* 0 bytes need no host memory at all. */
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 5, 0, NULL));
@@ -478,16 +481,16 @@ main(void)
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("copies", &tc);
 
-	tcase_add_test(tc, test_host_alloc);
-	tcase_add_test(tc, test_ranges_malloc_blocking);
-	tcase_add_test(tc, test_ranges_malloc_async);
-	tcase_add_test(tc, test_ranges_pinned_blocking);
-	tcase_add_test(tc, test_ranges_pinned_async);
-	tcase_add_test(tc, test_zero_bytes_event);
-	tcase_add_test(tc, test_race_kernel_malloc);
-	tcase_add_test(tc, test_race_kernel_pinned);
-	tcase_add_test(tc, test_threads);
-	tcase_add_test(tc, test_free_engine_in_flight);
-	tcase_add_test(tc, test_running_out);
+	ADD_TEST(tc, test_host_alloc);
+	ADD_TEST(tc, test_ranges_malloc_blocking);
+	ADD_TEST(tc, test_ranges_malloc_async);
+	ADD_TEST(tc, test_ranges_pinned_blocking);
+	ADD_TEST(tc, test_ranges_pinned_async);
+	ADD_TEST(tc, test_zero_bytes_event);
+	ADD_TEST(tc, test_race_kernel_malloc);
+	ADD_TEST(tc, test_race_kernel_pinned);
+	ADD_TEST(tc, test_threads);
+	ADD_TEST(tc, test_free_engine_in_flight);
+	ADD_TEST(tc, test_running_out);
 	return test_main(s);
 }
