@@ -25,7 +25,8 @@ extern "C" {
  * Thread safety.
  *
  * An engine may be shared by several threads: building programs, looking up
- * kernels, creating and reading buffers, listing devices and querying
+ * kernels, creating, reading and writing buffers (asynchronously too),
+ * allocating and freeing host memory, listing devices and querying
  * backends are safe to call concurrently on one engine. A clwarp_kernel holds
  * argument state (like a cl_kernel), so one kernel object must not be used by
  * two threads at once: give each thread its own with clwarp_program_kernel().
