@@ -131,7 +131,7 @@ clwarp_host_alloc(clwarp_engine *e, size_t bytes, void **out)
 	if (bytes > limit - held) {
 		free(b);
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY,
-				 "host memory of %zu bytes more than the %zu this engine holds would pass its limit of %zu bytes (half the host's memory)",
+				 "host memory of %zu bytes on top of the %zu bytes this engine holds would pass its limit of %zu bytes (half the host's memory)",
 				 bytes, held, limit);
 	}
 
