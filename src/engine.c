@@ -11,6 +11,7 @@
 #include "buildmemo.h"
 #include "device.h"
 #include "error.h"
+#include "hostmem.h"
 #include "program.h"
 #include "util.h"
 
@@ -166,6 +167,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 	pthread_mutex_init(&e->memo_lock, NULL);
 	pthread_mutex_init(&e->backend_lock, NULL);
 	pthread_mutex_init(&e->algorithms_lock, NULL);
+	pthread_mutex_init(&e->host_lock, NULL);
 	status = engine_configure(e, options, device_spec, &cache_max);
 	if (status == CLWARP_OK && !(e->flags & CLWARP_ENGINE_NO_DISK_CACHE))
 		status = diskcache_open(&e->disk, options->cache_dir, options->cache_group,
@@ -300,6 +302,7 @@ engine_free(clwarp_engine *e)
 {
 	if (!e)
 		return;
+	host_free_all(e);
 	algorithms_free(e);
 	buildmemo_free_all(e);
 	program_free_all(e);
@@ -313,6 +316,7 @@ engine_free(clwarp_engine *e)
 	pthread_mutex_destroy(&e->memo_lock);
 	pthread_mutex_destroy(&e->backend_lock);
 	pthread_mutex_destroy(&e->algorithms_lock);
+	pthread_mutex_destroy(&e->host_lock);
 	free(e);
 }
 

@@ -72,6 +72,10 @@ struct clwarp_engine {
 
 	pthread_mutex_t algorithms_lock; /* guards `algorithms` (src/algorithms.c) */
 	struct algorithms *algorithms;
+
+	pthread_mutex_t host_lock;       /* guards the two below (src/hostmem.c) */
+	struct host_block *host_blocks;  /* clwarp_host_alloc's blocks still out */
+	size_t host_bytes;               /* their sum */
 };
 
 

@@ -14,6 +14,7 @@
 #include "algo.h"
 #include "backend.h"
 #include "error.h"
+#include "hostmem.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ errors and threads */
@@ -176,30 +177,12 @@ group_check_offsets(const clwarp_group *g, const char *fn, const size_t *offsets
 
 /* ------------------------------------------------------------ host staging */
 
-/*
- * Pinned host memory where the driver gives it for CL_MEM_ALLOC_HOST_PTR:
- * discrete GPUs other than PoCL's. On two H200s, NVIDIA's OpenCL copied
- * 1 GiB between a GPU and such memory at 55 GB/s each way, and at 14
- * (read) and 7.6 GB/s (write) with malloc'd memory; memory mapped in one
- * GPU's context served the other at the same speed
- * (docs/performance-multidevice.md, peer-copy-bench). PoCL's CPU devices
- * gain nothing, and a PoCL-R buffer's map and unmap would cross the
- * network.
- */
-static bool
-pins_host_memory(const clwarp_engine *e)
-{
-	return (e->info.type & CL_DEVICE_TYPE_GPU) &&
-	       strncmp(e->info.platform_name, "Portable Computing Language", 27) != 0;
-}
-
 static void
 group_staging_free(clwarp_group *g)
 {
 	if (g->staging) {
-		clEnqueueUnmapMemObject(g->engines[0]->queue, g->staging, g->staging_host, 0, NULL, NULL);
+		host_unpin(g->engines[0], g->staging, g->staging_host);
 		clFinish(g->engines[0]->queue);
-		clReleaseMemObject(g->staging);
 	} else {
 		free(g->staging_host);
 	}
@@ -211,26 +194,13 @@ group_staging_free(clwarp_group *g)
 void *
 group_staging(clwarp_group *g, size_t bytes)
 {
-	cl_int err = CL_SUCCESS;
-
 	if (bytes <= g->staging_bytes)
 		return g->staging_host;
 	group_staging_free(g);
-	if (pins_host_memory(g->engines[0])) {
-		g->staging = clCreateBuffer(g->engines[0]->context, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR,
-					    bytes, NULL, &err);
-		if (err == CL_SUCCESS)
-			g->staging_host = clEnqueueMapBuffer(g->engines[0]->queue, g->staging, CL_TRUE,
-							     CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, NULL,
-							     NULL, &err);
-		if (err != CL_SUCCESS) {
-			/* Too much to pin, say: plain memory still works. */
-			if (g->staging)
-				clReleaseMemObject(g->staging);
-			g->staging = NULL;
-			g->staging_host = NULL;
-		}
-	}
+	/* Pinned where that is faster (src/hostmem.c); where pinning fails
+	 * (too much, say), plain memory still works. */
+	if (host_pins_memory(g->engines[0]))
+		host_pin(g->engines[0], bytes, &g->staging, &g->staging_host);
 	if (!g->staging_host)
 		g->staging_host = malloc(bytes);
 	if (g->staging_host)

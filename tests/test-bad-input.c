@@ -352,6 +352,123 @@ c_write_past_end(void)
 	KEEP(clwarp_buffer_write(F.e, F.buf, 0, sizeof(in), in));
 }
 
+/* Pinned host memory and asynchronous copies. */
+static clwarp_status
+c_host_zero(void)
+{
+	void *p = NULL;
+
+	KEEP(clwarp_host_alloc(F.e, 0, &p));
+}
+
+static clwarp_status
+c_host_size_max(void)
+{
+	void *p = NULL;
+
+	KEEP(clwarp_host_alloc(F.e, SIZE_MAX, &p));
+}
+
+static clwarp_status c_host_null_out(void) { KEEP(clwarp_host_alloc(F.e, 64, NULL)); }
+
+static clwarp_status
+c_host_null_engine(void)
+{
+	void *p = NULL;
+
+	KEEP(clwarp_host_alloc(NULL, 64, &p));
+}
+
+static clwarp_status
+c_host_free_not_ours(void)
+{
+	int x = 0;
+
+	KEEP(clwarp_host_free(F.e, &x));
+}
+
+static clwarp_status
+c_host_free_inside(void)
+{
+	void *p = NULL;
+	clwarp_status s;
+
+	ck_assert_clwarp_ok(clwarp_host_alloc(F.e, 64, &p));
+	s = clwarp_host_free(F.e, (char *)p + 8);
+	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
+	ck_assert_clwarp_ok(clwarp_host_free(F.e, p));
+	return s;
+}
+
+static clwarp_status
+c_host_free_twice(void)
+{
+	void *p = NULL;
+
+	ck_assert_clwarp_ok(clwarp_host_alloc(F.e, 64, &p));
+	ck_assert_clwarp_ok(clwarp_host_free(F.e, p));
+	KEEP(clwarp_host_free(F.e, p));
+}
+
+static clwarp_status c_host_free_null_engine(void) { KEEP(clwarp_host_free(NULL, F.msg)); }
+
+static clwarp_status
+c_host_pinned_not_ours(void)
+{
+	int x = 0, pinned;
+
+	KEEP(clwarp_host_pinned(F.e, &x, &pinned));
+}
+
+static clwarp_status
+c_read_async_past_end(void)
+{
+	int out[32];
+	cl_event ev;
+
+	KEEP(clwarp_buffer_read_async(F.e, F.buf, 32, 64, out, 0, NULL, &ev));
+}
+
+static clwarp_status
+c_write_async_offset_wraps(void)
+{
+	int in[2] = { 0 };
+
+	KEEP(clwarp_buffer_write_async(F.e, F.buf, SIZE_MAX, 2, in, 0, NULL, NULL));
+}
+
+static clwarp_status
+c_async_null_host(void)
+{
+	KEEP(clwarp_buffer_read_async(F.e, F.buf, 0, 4, NULL, 0, NULL, NULL));
+}
+
+static clwarp_status
+c_async_wait_null(void)
+{
+	int out[4];
+
+	KEEP(clwarp_buffer_read_async(F.e, F.buf, 0, sizeof(out), out, 2, NULL, NULL));
+}
+
+static clwarp_status
+c_async_wait_count_zero(void)
+{
+	int in[4] = { 0 };
+	cl_event list[1] = { NULL };
+
+	KEEP(clwarp_buffer_write_async(F.e, F.buf, 0, sizeof(in), in, 0, list, NULL));
+}
+
+static clwarp_status
+c_async_wait_null_event(void)
+{
+	int in[4] = { 0 };
+	cl_event list[2] = { NULL, NULL };
+
+	KEEP(clwarp_buffer_write_async(F.e, F.buf, 0, sizeof(in), in, 2, list, NULL));
+}
+
 static clwarp_status
 c_backend_name(void)
 {
@@ -425,6 +542,21 @@ static const struct bad_case {
 	{ "read past the end", c_read_past_end, CLWARP_ERROR_INVALID_ARGUMENT, "reading 64 bytes at offset 32 of a buffer of 64 bytes: past its end" },
 	{ "read offset wrapping size_t", c_read_offset_wraps, CLWARP_ERROR_INVALID_ARGUMENT, "the end overflows size_t" },
 	{ "write past the end", c_write_past_end, CLWARP_ERROR_INVALID_ARGUMENT, "writing 68 bytes at offset 0" },
+	{ "host memory of 0 bytes", c_host_zero, CLWARP_ERROR_INVALID_ARGUMENT, "host memory of 0 bytes" },
+	{ "host memory of SIZE_MAX bytes", c_host_size_max, CLWARP_ERROR_TOO_LARGE, "exceeds the device's largest allocation" },
+	{ "host memory into NULL", c_host_null_out, CLWARP_ERROR_INVALID_ARGUMENT, "NULL output pointer for host memory" },
+	{ "host memory of a NULL engine", c_host_null_engine, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine for host memory" },
+	{ "freeing host memory not ours", c_host_free_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "that clwarp_host_alloc did not give this engine" },
+	{ "freeing inside a block", c_host_free_inside, CLWARP_ERROR_INVALID_ARGUMENT, "8 bytes into a block of 64 bytes" },
+	{ "freeing host memory twice", c_host_free_twice, CLWARP_ERROR_INVALID_ARGUMENT, "(or that is freed already)" },
+	{ "freeing host memory of a NULL engine", c_host_free_null_engine, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine for host memory" },
+	{ "pinned query of memory not ours", c_host_pinned_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "is not from clwarp_host_alloc on this engine" },
+	{ "async read past the end", c_read_async_past_end, CLWARP_ERROR_INVALID_ARGUMENT, "reading 64 bytes at offset 32 of a buffer of 64 bytes: past its end" },
+	{ "async write offset wrapping size_t", c_write_async_offset_wraps, CLWARP_ERROR_INVALID_ARGUMENT, "the end overflows size_t" },
+	{ "async read into NULL", c_async_null_host, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination" },
+	{ "wait list NULL with 2 events", c_async_wait_null, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list of 2 events that is NULL" },
+	{ "wait list with num_wait 0", c_async_wait_count_zero, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list that is not NULL with num_wait 0" },
+	{ "wait list holding NULL", c_async_wait_null_event, CLWARP_ERROR_INVALID_ARGUMENT, "event 0 of the wait list of 2 is NULL" },
 	{ "unknown backend name", c_backend_name, CLWARP_ERROR_INVALID_ARGUMENT, "unknown backend \"warpdrive\"" },
 };
 

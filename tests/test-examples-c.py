@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The C programs of examples/, run as programs; their printed results checked here.
 
-    test-examples-c.py FIRST_KERNEL_CL FIRST_KERNEL ALGORITHMS OWN_CONTEXT DEVICE_GROUP
+    test-examples-c.py FIRST_KERNEL_CL FIRST_KERNEL ALGORITHMS OWN_CONTEXT DEVICE_GROUP PINNED_COPIES
 
 Each example checks itself against a host loop and exits 1 on a mismatch;
 this test does not trust that: it parses what each one prints and
@@ -23,7 +23,7 @@ import tempfile
 import unittest
 
 TIMEOUT = 300
-CL_FILE, FIRST_KERNEL, ALGORITHMS, OWN_CONTEXT, DEVICE_GROUP = sys.argv[1:6]
+CL_FILE, FIRST_KERNEL, ALGORITHMS, OWN_CONTEXT, DEVICE_GROUP, PINNED_COPIES = sys.argv[1:7]
 
 
 def run(exe, *args, stdin=None):
@@ -116,6 +116,15 @@ class ExamplesC(unittest.TestCase):
         expect = [sum(data[i - i % width:i + 1]) for i in range(128)]
         self.assertEqual(ints(field(out, "warp prefix sums")), expect)
         self.assertEqual(int(field(out, "sum")), sum(data))
+
+    def test_pinned_copies(self):
+        out = self.ok(PINNED_COPIES)
+        self.assertIn(field(out, "host memory").strip(), ["pinned", "ordinary (the fallback)"])
+        n = int(field(out, "n"))
+        self.assertEqual(n, (1 << 20) + 5)
+        result = [2 * (i % 1000 - 500) + 1 for i in range(n)]
+        self.assertEqual(ints(field(out, "first")), result[:8])
+        self.assertEqual(int(field(out, "sum")), sum(result))
 
     def test_device_group(self):
         out = self.ok(DEVICE_GROUP)

@@ -25,7 +25,8 @@ extern "C" {
  * Thread safety.
  *
  * An engine may be shared by several threads: building programs, looking up
- * kernels, creating and reading buffers, listing devices and querying
+ * kernels, creating, reading and writing buffers (asynchronously too),
+ * allocating and freeing host memory, listing devices and querying
  * backends are safe to call concurrently on one engine. A clwarp_kernel holds
  * argument state (like a cl_kernel), so one kernel object must not be used by
  * two threads at once: give each thread its own with clwarp_program_kernel().
@@ -193,7 +194,13 @@ CLWARP_EXPORT clwarp_status clwarp_engine_new_from_cl(cl_context context, cl_dev
                                                       const clwarp_engine_options *options,
                                                       clwarp_engine **engine);
 
-/** Free the engine, every program it built, and its OpenCL references. NULL is fine. */
+/**
+ * Free the engine, every program it built, and its OpenCL references. NULL
+ * is fine. Blocks from clwarp_host_alloc() still out are freed too, after
+ * the engine waits for its queue to finish (copies in flight may use
+ * them); an engine holding none does not wait, and commands still queued
+ * complete on their own (their host memory must stay valid until then).
+ */
 CLWARP_EXPORT void clwarp_engine_free(clwarp_engine *engine);
 
 /** @return the engine's OpenCL context, owned by the engine (retain it to keep it longer). */
@@ -378,12 +385,88 @@ CLWARP_EXPORT clwarp_status clwarp_kernel_enqueue(clwarp_kernel *kernel, unsigne
  */
 CLWARP_EXPORT clwarp_status clwarp_buffer_new(clwarp_engine *engine, cl_mem_flags flags,
                                               size_t bytes, const void *host_data, cl_mem *buffer);
-/** Blocking read of @p bytes at @p offset into @p dst. */
+/**
+ * Blocking read of @p bytes at @p offset into @p dst. The range must lie
+ * inside the buffer; 0 bytes (with any @p dst, NULL included) does
+ * nothing and succeeds.
+ */
 CLWARP_EXPORT clwarp_status clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset,
                                                size_t bytes, void *dst);
-/** Blocking write of @p bytes from @p src at @p offset. */
+/** Blocking write of @p bytes from @p src at @p offset; ranges and 0 bytes as clwarp_buffer_read(). */
 CLWARP_EXPORT clwarp_status clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset,
                                                 size_t bytes, const void *src);
+
+/**
+ * Asynchronous read: enqueue a copy of @p bytes at @p offset into @p dst
+ * on the engine's queue and return at once. The copy starts after the
+ * @p num_wait events of @p wait (and, on the engine's in-order queue,
+ * after every command queued before it).
+ *
+ * Lifetime: @p dst must stay valid, and must not be read, until the copy
+ * has completed (wait for @p event, or clFinish() the engine's queue).
+ * Host memory from clwarp_host_alloc() copies at the bus's full speed.
+ *
+ * Ranges as clwarp_buffer_read(). 0 bytes copies nothing; the event, if
+ * asked for, is then a marker that completes after @p wait.
+ * @param num_wait number of events in @p wait; 0 with @p wait NULL
+ * @param[out] event may be NULL; otherwise an event the caller releases
+ *                   with clReleaseEvent()
+ */
+CLWARP_EXPORT clwarp_status clwarp_buffer_read_async(clwarp_engine *engine, cl_mem buffer,
+                                                     size_t offset, size_t bytes, void *dst,
+                                                     cl_uint num_wait, const cl_event *wait,
+                                                     cl_event *event);
+/**
+ * Asynchronous write of @p bytes from @p src at @p offset, as
+ * clwarp_buffer_read_async(): @p src must stay valid and unchanged until
+ * the copy has completed.
+ */
+CLWARP_EXPORT clwarp_status clwarp_buffer_write_async(clwarp_engine *engine, cl_mem buffer,
+                                                      size_t offset, size_t bytes, const void *src,
+                                                      cl_uint num_wait, const cl_event *wait,
+                                                      cl_event *event);
+
+/* ------------------------------------------------------------ host memory */
+
+/**
+ * Allocate @p bytes of host memory that the engine's device copies at full
+ * speed, like cudaMallocHost(): a CL_MEM_ALLOC_HOST_PTR buffer of the
+ * engine's context, mapped for reading and writing (the map waits for
+ * the commands already on the engine's queue). Use it as the host side of
+ * clwarp_buffer_read(), clwarp_buffer_write() and their _async forms.
+ *
+ * Fallback: where that gives nothing faster (PoCL, whose devices use host
+ * memory anyway; any device that is not a GPU), or where the driver
+ * refuses to create or map the buffer, the memory is ordinary
+ * page-aligned memory (anonymous mmap pages). Either way it works the same;
+ * clwarp_host_pinned() says which one a block is.
+ *
+ * Errors: 0 bytes and NULL arguments give CLWARP_ERROR_INVALID_ARGUMENT;
+ * more than the device's largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+ * gives CLWARP_ERROR_TOO_LARGE; CLWARP_ERROR_OUT_OF_MEMORY when the
+ * memory cannot be had, or when the engine would hold more than half the
+ * host's physical memory in such blocks at once.
+ *
+ * @param[out] out the memory, freed with clwarp_host_free() on the same
+ *                 engine. Blocks still out when the engine is freed are
+ *                 freed with it: clwarp_engine_free() then first waits for
+ *                 the engine's queue to finish.
+ */
+CLWARP_EXPORT clwarp_status clwarp_host_alloc(clwarp_engine *engine, size_t bytes, void **out);
+/**
+ * Free a block from clwarp_host_alloc() on this engine; @p ptr NULL does
+ * nothing. Every copy that uses the block must have completed. A pointer
+ * the engine did not give (another engine's, one freed already, or one
+ * into the middle of a block) gives CLWARP_ERROR_INVALID_ARGUMENT and
+ * frees nothing.
+ */
+CLWARP_EXPORT clwarp_status clwarp_host_free(clwarp_engine *engine, void *ptr);
+/**
+ * Whether @p ptr, anywhere inside a block from clwarp_host_alloc() on
+ * this engine, is pinned (@p pinned 1) or the fallback's ordinary memory
+ * (0). A pointer into no such block gives CLWARP_ERROR_INVALID_ARGUMENT.
+ */
+CLWARP_EXPORT clwarp_status clwarp_host_pinned(clwarp_engine *engine, const void *ptr, int *pinned);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,220 @@
+/* Host-device copy bandwidth by size: libclwarp's blocking copies from
+ * malloc'd and from clwarp_host_alloc'd memory, against raw OpenCL copies
+ * from a mapped CL_MEM_ALLOC_HOST_PTR buffer (the baseline). */
+/* SPDX-License-Identifier: MIT */
+/*
+ * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC]
+ *
+ * Sizes 4 KiB, 16 KiB, ... up to SIZE (default 1G; K, M and G suffixes),
+ * capped by the device's largest allocation. For each size and direction,
+ * the median over R runs (default 5) of the wall time of blocking copies
+ * (small sizes repeated within a run to reach about 4 MiB), for
+ *   malloc:  clwarp_buffer_write/read with malloc'd memory;
+ *   host:    the same with memory from clwarp_host_alloc;
+ *   raw:     clEnqueueWrite/ReadBuffer (blocking) with the mapped pointer
+ *            of a CL_MEM_ALLOC_HOST_PTR buffer of the engine's context.
+ * GB/s = bytes / time (10^9 bytes); host/raw and malloc/host are ratios of
+ * bandwidths.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench-util.h"
+#include "clwarp/clwarp.h"
+
+#define MAX_REPS 101
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC]\n"
+		   "  --max SIZE     largest copy (default 1G; K, M, G suffixes)\n"
+		   "  --reps R       runs per size, the median is shown (default 5, at most 101)\n"
+		   "  --device SPEC  \"P:D\", \"cpu\", \"gpu\" or a name substring\n"
+		   "  -h, --help     this text\n");
+}
+
+static int
+bad_usage(const char *why)
+{
+	fprintf(stderr, "copy-bench: %s\n", why);
+	usage(stderr);
+	return 2;
+}
+
+static int
+parse_size(const char *text, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -1;
+	v = strtoull(text, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		v <<= 30, end++;
+	if (*end != '\0' || v < 4096)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
+static void
+die(const char *what)
+{
+	fprintf(stderr, "copy-bench: %s: %s\n", what, clwarp_last_error());
+	exit(1);
+}
+
+enum path { MALLOC, HOST, RAW, PATHS };
+
+/* Blocking copies of `bytes` between `host` and `buf`, `inner` times;
+ * returns the seconds they took. */
+static double
+copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size_t bytes, int inner)
+{
+	cl_command_queue q = clwarp_engine_queue(e);
+	double t0 = now_s();
+
+	for (int i = 0; i < inner; i++) {
+		if (p == RAW) {
+			cl_int err = write ? clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL)
+					   : clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+
+			if (err != CL_SUCCESS) {
+				fprintf(stderr, "copy-bench: raw copy: %s\n", clwarp_cl_error_to_str(err));
+				exit(1);
+			}
+		} else if ((write ? clwarp_buffer_write(e, buf, 0, bytes, host)
+				  : clwarp_buffer_read(e, buf, 0, bytes, host)) != CLWARP_OK) {
+			die(write ? "clwarp_buffer_write" : "clwarp_buffer_read");
+		}
+	}
+	return now_s() - t0;
+}
+
+int
+main(int argc, char **argv)
+{
+	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE };
+	static const struct option options[] = {
+		{ "max", required_argument, NULL, OPT_MAX },
+		{ "reps", required_argument, NULL, OPT_REPS },
+		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	size_t max = (size_t)1 << 30;
+	int reps = 5, c, pinned = 0;
+	clwarp_engine_options eo;
+	clwarp_engine *e = NULL;
+	void *host[PATHS] = { NULL };
+	cl_mem raw_mem = NULL;
+	cl_int err;
+
+	clwarp_engine_options_init(&eo);
+	eo.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case OPT_MAX:
+			if (parse_size(optarg, &max) != 0)
+				return bad_usage("--max takes a size of at least 4K, e.g. 64M");
+			break;
+		case OPT_REPS:
+			reps = atoi(optarg);
+			if (reps < 1 || reps > MAX_REPS)
+				return bad_usage("--reps takes 1 to 101");
+			break;
+		case OPT_DEVICE:
+			eo.device = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return bad_usage("unexpected argument");
+
+	if (clwarp_engine_new(&eo, &e) != CLWARP_OK)
+		die("engine");
+	if (max > clwarp_engine_device_info(e)->max_alloc_size)
+		max = (size_t)clwarp_engine_device_info(e)->max_alloc_size;
+
+	host[MALLOC] = malloc(max);
+	if (!host[MALLOC])
+		die("malloc");
+	if (clwarp_host_alloc(e, max, &host[HOST]) != CLWARP_OK)
+		die("clwarp_host_alloc");
+	if (clwarp_host_pinned(e, host[HOST], &pinned) != CLWARP_OK)
+		die("clwarp_host_pinned");
+	raw_mem = clCreateBuffer(clwarp_engine_context(e), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, max,
+				 NULL, &err);
+	if (err == CL_SUCCESS)
+		host[RAW] = clEnqueueMapBuffer(clwarp_engine_queue(e), raw_mem, CL_TRUE,
+					       CL_MAP_READ | CL_MAP_WRITE, 0, max, 0, NULL, NULL, &err);
+	if (err != CL_SUCCESS) {
+		fprintf(stderr, "copy-bench: mapped CL_MEM_ALLOC_HOST_PTR buffer: %s\n",
+			clwarp_cl_error_to_str(err));
+		return 1;
+	}
+	/* Touch every page first: no first-use faults inside the timings. */
+	for (int p = 0; p < PATHS; p++)
+		memset(host[p], p + 1, max);
+
+	printf("%s (%s); clwarp_host_alloc memory is %s; median of %d runs\n",
+	       clwarp_engine_device_info(e)->name, clwarp_engine_device_info(e)->platform_name,
+	       pinned ? "pinned" : "ordinary (the documented fallback)", reps);
+	printf("%-5s %10s %10s %10s %10s %10s %12s\n", "dir", "bytes", "malloc", "host", "raw",
+	       "host/raw", "malloc/host");
+	printf("%-5s %10s %10s %10s %10s\n", "", "", "GB/s", "GB/s", "GB/s");
+	for (int write = 1; write >= 0; write--) {
+		for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+			cl_mem buf = NULL;
+			double gbs[PATHS], t[MAX_REPS];
+			int inner = bytes >= ((size_t)4 << 20) ? 1 : (int)(((size_t)4 << 20) / bytes);
+
+			if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, NULL, &buf) != CLWARP_OK)
+				die("clwarp_buffer_new");
+			for (int p = 0; p < PATHS; p++) {
+				copy_time(e, (enum path)p, write, buf, host[p], bytes, 1); /* warm-up */
+				for (int r = 0; r < reps; r++)
+					t[r] = copy_time(e, (enum path)p, write, buf, host[p], bytes, inner);
+				gbs[p] = (double)bytes * inner / bench_median(t, reps) / 1e9;
+			}
+			printf("%-5s %10zu %10.2f %10.2f %10.2f %10.2f %12.2f\n", write ? "write" : "read",
+			       bytes, gbs[MALLOC], gbs[HOST], gbs[RAW], gbs[HOST] / gbs[RAW],
+			       gbs[MALLOC] / gbs[HOST]);
+			fflush(stdout);
+			clReleaseMemObject(buf);
+			if (bytes > max / 4)
+				break;
+		}
+	}
+	clEnqueueUnmapMemObject(clwarp_engine_queue(e), raw_mem, host[RAW], 0, NULL, NULL);
+	clFinish(clwarp_engine_queue(e));
+	clReleaseMemObject(raw_mem);
+	free(host[MALLOC]);
+	clwarp_host_free(e, host[HOST]);
+	clwarp_engine_free(e);
+	return 0;
+}
