@@ -333,9 +333,14 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	strbuf_puts(&full, "\"\n");
 	strbuf_append(&full, src.text.data ? src.text.data : "", src.text.len);
 	/* Sub-groups that are only an OpenCL C 3.0 feature need that language
-	 * version; the user's options come after, so an explicit -cl-std wins. */
-	strbuf_printf(&opts, "%s%s %s", ALWAYS_OPTIONS, config->cl_std_30 ? " -cl-std=CL3.0" : "",
-		      options ? options : "");
+	 * version; the user's options come after, so an explicit -cl-std wins.
+	 * NVIDIA's compiler fails a program with a kernel of no parameters when
+	 * asked for argument info (docs/nvidia-driver/README.md): such a
+	 * program goes without, and its kernels' argument types are unknown. */
+	bool arg_info = !(src.kernel_without_params && engine->info.platform_name &&
+			  strstr(engine->info.platform_name, "NVIDIA"));
+	strbuf_printf(&opts, "%s%s %s", arg_info ? ALWAYS_OPTIONS : "",
+		      config->cl_std_30 ? " -cl-std=CL3.0" : "", options ? options : "");
 	if (full.failed || opts.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto out;

@@ -32,6 +32,7 @@ struct expander {
 	size_t once_count;
 	unsigned include_count;     /* #includes inlined so far, served ones too */
 	bool uses_warp;
+	bool kernel_without_params;
 	unsigned kernel_count;
 	uint64_t types_named;
 	struct kernel_macros macros; /* names #defined to `kernel` */
@@ -504,6 +505,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		case ')':
 			paren_depth--;
 			if (ks == KS_IN_PARAMS && paren_depth == 0) {
+				if (!ex->rewrite->add_scratch_arg && params_are_empty(out, params_start))
+					ex->kernel_without_params = true;
 				if (ex->rewrite->add_scratch_arg) {
 					if (params_are_empty(out, params_start)) {
 						strbuf_truncate(out, params_start);
@@ -561,6 +564,7 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 	if (status == CLWARP_OK)
 		status = warpctx_rewrite(&result->text, name, rewrite->add_scratch_arg);
 	result->uses_warp = ex.uses_warp;
+	result->kernel_without_params = ex.kernel_without_params;
 	result->kernel_count = ex.kernel_count;
 	result->types_named = ex.types_named;
 	for (size_t i = 0; i < ex.include_dir_count; i++)

@@ -41,6 +41,7 @@ struct source_rewrite {
 struct source_result {
 	struct strbuf text;    /* the expanded, rewritten source with #line markers */
 	bool uses_warp;        /* the code names a warp_* identifier */
+	bool kernel_without_params; /* a kernel declares no parameters (after the rewrite) */
 	unsigned kernel_count;
 	uint64_t types_named;  /* SOURCE_TYPE_BIT(e, k): the source names that type */
 };

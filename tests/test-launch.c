@@ -107,6 +107,40 @@ START_TEST(test_launch_2d_with_event)
 }
 END_TEST
 
+/* A kernel without parameters beside one with them, in one program: NVIDIA's
+ * compiler failed such a program when asked for argument info
+ * (docs/nvidia-driver/README.md). Both run; the second one's result is
+ * checked. */
+START_TEST(test_kernel_without_parameters)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	clwarp_kernel *none = NULL, *copy = NULL;
+	cl_mem m;
+	size_t one = 1;
+	int out[1] = { 0 };
+
+	ck_assert_clwarp_ok(clwarp_program_build_source(
+		e, "kernel void nothing(void) {}\n"
+		   "kernel void empty_parentheses() {}\n"
+		   "kernel void put(global int *o) { o[0] = 7; }\n",
+		"none.cl", NULL, &p, NULL));
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "nothing", &none));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(none), 0);
+	ck_assert_clwarp_ok(clwarp_kernel_launch(none, 1, &one, &one, NULL));
+	ck_assert_clwarp_ok(clwarp_program_kernel(p, "put", &copy));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(copy, 0, m));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(copy, 1, &one, &one, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, m, 0, sizeof(out), out));
+	ck_assert_int_eq(out[0], 7);
+	clReleaseMemObject(m);
+	clwarp_kernel_free(copy);
+	clwarp_kernel_free(none);
+	clwarp_engine_free(e);
+}
+END_TEST
+
 /* Five launches queued without events or waits, each adding the warp sums
  * to the accumulator: they run in order, and the blocking read sees all. */
 START_TEST(test_enqueue_without_event)
@@ -213,5 +247,6 @@ main(void)
 	tcase_add_test(tc, test_enqueue_without_event);
 	tcase_add_test(tc, test_local_size_changes);
 	tcase_add_test(tc, test_blocking_launch_out_of_order_queue);
+	tcase_add_test(tc, test_kernel_without_parameters);
 	return test_main(s);
 }

@@ -240,10 +240,11 @@ run(struct run_state *s, int argc, char **argv)
 			return report_usage("%s", err);
 	}
 
-	/* Build. -cl-kernel-arg-info: the argument checks (argcheck.c) read
-	 * the parameters' types, which Intel's runtime gives only with it
-	 * (PoCL gives them anyway). */
-	s->build_options = options_build_string(o, "-cl-kernel-arg-info");
+	/* Build. The library asks for argument info (-cl-kernel-arg-info),
+	 * which the argument checks (argcheck.c) read and Intel's runtime
+	 * gives only when asked; not on NVIDIA for a program with a kernel
+	 * of no parameters, whose compiler then fails (src/program.c). */
+	s->build_options = options_build_string(o, "");
 	if (!s->build_options) {
 		report_error("out of memory");
 		return EXIT_RUNTIME;

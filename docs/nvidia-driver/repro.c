@@ -24,15 +24,21 @@ static cl_device_id dev;
 #define STEP(...) (printf(__VA_ARGS__), fflush(stdout))
 
 static cl_program
-build(const char *src)
+build_with(const char *src, const char *options)
 {
 	cl_int err;
 	cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
 
 	STEP("  clCreateProgramWithSource: %d\n", err);
-	err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
-	STEP("  clBuildProgram: %d\n", err);
+	err = clBuildProgram(p, 1, &dev, options, NULL, NULL);
+	STEP("  clBuildProgram(\"%s\"): %d\n", options, err);
 	return p;
+}
+
+static cl_program
+build(const char *src)
+{
+	return build_with(src, "");
 }
 
 static void
@@ -81,17 +87,22 @@ empty_program(const char *src, const char *label)
 	clReleaseProgram(p);
 }
 
-/* 0. a kernel with an empty body: its build status and log. */
+/* 0. a kernel without parameters, built without and with
+ * -cl-kernel-arg-info: the build status and log. */
 static void
 empty_kernel(void)
 {
 	char log[4096] = "";
 
-	STEP("a kernel with an empty body:\n");
-	cl_program p = build("kernel void k(void) {}");
-	clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
-	STEP("  build log: %s\n", log);
-	clReleaseProgram(p);
+	static const char *const options[] = { "", "-cl-kernel-arg-info" };
+
+	STEP("a kernel without parameters:\n");
+	for (int i = 0; i < 2; i++) {
+		cl_program p = build_with("kernel void k(void) {}", options[i]);
+		clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof(log), log, NULL);
+		STEP("  build log: %s\n", log);
+		clReleaseProgram(p);
+	}
 }
 
 struct reader {
