@@ -32,9 +32,11 @@ declare -A RESULT=()
 wanted() { [[ " $PARTS " == *" $1 "* ]]; }
 
 configure() {
+	local start=$SECONDS
 	[[ -f $1/build.ninja ]] || meson setup "$1" -Dexamples=true >"$1.setup.log" 2>&1 ||
 		{ tail -30 "$1.setup.log"; return 1; }
 	ninja -C "$1" >"$1.ninja.log" 2>&1 || { tail -30 "$1.ninja.log"; return 1; }
+	echo "built $1 in $((SECONDS - start)) s"
 }
 
 # part NAME BUILD [ENV=VALUE...] -- [meson test arguments]
@@ -44,10 +46,13 @@ part() {
 	shift 2
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
-	env "${envs[@]}" meson test -C "$build" --no-rebuild --print-errorlogs \
-		--logbase "$name" "$@" >"$build/meson-logs/$name.out" 2>&1
+	# The CPU seconds tell which part crowds the 16 cores (the check's limit).
+	local TIMEFORMAT="%U s user, %S s system"
+	{ time env "${envs[@]}" meson test -C "$build" --no-rebuild --print-errorlogs \
+		--logbase "$name" "$@" >"$build/meson-logs/$name.out" 2>&1; } 2>"$build/meson-logs/$name.cpu"
 	RESULT[$name]="$(summarize "$build/meson-logs/$name.json") ($((SECONDS - start)) s)"
 	echo "part $name: ${RESULT[$name]}"
+	echo "cpu $name: $(cat "$build/meson-logs/$name.cpu")"
 	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT|SKIP|INTERRUPT)" "$build/meson-logs/$name.out"
 }
 
