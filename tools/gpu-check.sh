@@ -4,56 +4,84 @@
 #
 #   source .device/opencl-env.sh && bash tools/gpu-check.sh
 #
-# Parts (each a `meson test` run; docs/gpu-status.md records the last check):
-#   nv             the whole suite on the GPU with nothing set (default backend)
-#                  (its group suites on the first GPU and the first CPU device)
+# What it runs (docs/gpu-status.md records the last check):
+#   nv-*           the whole suite on the GPU with nothing set (default
+#                  backend; its group suites on the first GPU and the first
+#                  CPU device), in four parts: nv-engine, nv-tools and
+#                  nv-torture name their tests, nv-kernels runs every other
+#                  test, so a new test lands there by itself
 #   threads-nv     test-threads 5 times in a row on the GPU
-#   stress         the look-back stress test, 10^4 calls, without and with
-#   stress-naps    the run-length naps
-#   local          the warp and algorithm suites on the GPU with CLWARP_BACKEND=local
+#   stress-*       the look-back stress test, 10^4 calls (0..4999 and
+#   stress-naps-*  5000..9999 of one seed, side by side), without and with
+#                  the run-length naps
+#   local          the warp and algorithm suites on the GPU with
+#   local-examples CLWARP_BACKEND=local
 #   threads-local  test-threads 5 times in a row, local backend on the GPU
-#   pocl           the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
-#                  quick sizes, torture left out)
-# All but nv run beside it: the stress runs in nv's build folder, the local
-# and threads parts and pocl each in a build folder of their own (their own
-# disk cache and temporary files). The kernels/examples files
-# run with --check in the `examples` suite of nv, local and pocl.
+#   pocl-*         the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
+#                  quick sizes, torture left out), in three parts like nv's
+# The kernels/examples files run with --check in the examples suite of the
+# nv, local and pocl parts.
+#
+# Why so many parts: most suites run one test at a time (is_parallel: false,
+# for CI's 2 cores), which made the whole suite take 480 s on the GPU alone.
+# Here the parts run side by side, each in lanes of the one build folder,
+# each part with a disk cache and temporary folder of its own, so the
+# 16 cores bound the check (about 5000 CPU seconds, 2026-11-26).
 #
 # Ends with one line "N passed, M failed, K skipped" (meson's tests); exit 1
-# when anything failed or was skipped. Logs: build-gpu*/meson-logs/PART.txt.
-# Knobs: CLWARP_GPU_CHECK_PARTS="nv stress" (default: all).
+# when anything failed or was skipped. Logs: build-gpu/meson-logs/PART.txt.
+# Knob: CLWARP_GPU_CHECK_PARTS="nv-kernels stress-0" (default: all parts).
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-readonly GPU_BUILD=build-gpu LOCAL_BUILD=build-gpu-local CPU_BUILD=build-gpu-cpu
-readonly PARTS=${CLWARP_GPU_CHECK_PARTS:-nv threads-nv stress stress-naps local threads-local pocl}
-declare -A RESULT=()
+readonly BUILD=build-gpu
+readonly ALL_PARTS="nv-kernels nv-engine nv-tools nv-torture threads-nv
+	stress-0 stress-5000 stress-naps-0 stress-naps-5000
+	local local-examples threads-local pocl-kernels pocl-engine pocl-tools"
+readonly PARTS=$(echo ${CLWARP_GPU_CHECK_PARTS:-$ALL_PARTS})
+
+# The named parts' tests; the *-kernels parts run the rest.
+readonly ENGINE_TESTS="engine program launch width cache cache-trust buildmemo copies bad-input threads examples-c"
+readonly TOOLS_TESTS="cli examples group group-algorithms group-sort"
+readonly LOCAL_TESTS="warp warp-ops warp-sort cuda algorithms sort runs histogram"
+readonly NAPS=runs_wait=1150,runs_poll=76
 
 wanted() { [[ " $PARTS " == *" $1 "* ]]; }
 
 configure() {
 	local start=$SECONDS
-	[[ -f $1/build.ninja ]] || meson setup "$1" -Dexamples=true >"$1.setup.log" 2>&1 ||
-		{ tail -30 "$1.setup.log"; return 1; }
-	ninja -C "$1" >"$1.ninja.log" 2>&1 || { tail -30 "$1.ninja.log"; return 1; }
-	echo "built $1 in $((SECONDS - start)) s"
+	[[ -f $BUILD/build.ninja ]] || meson setup "$BUILD" -Dexamples=true >"$BUILD.setup.log" 2>&1 ||
+		{ tail -30 "$BUILD.setup.log"; return 1; }
+	ninja -C "$BUILD" >"$BUILD.ninja.log" 2>&1 || { tail -30 "$BUILD.ninja.log"; return 1; }
+	echo "built $BUILD in $((SECONDS - start)) s"
 }
 
-# part NAME BUILD [ENV=VALUE...] -- [meson test arguments]
+# Every test of the suite but those named.
+tests_except() {
+	meson test -C "$BUILD" --no-rebuild --list 2>/dev/null | sed -n 's|^.* / ||p' |
+		grep -vxF -f <(tr ' ' '\n' <<<"$*")
+}
+
+# part NAME [ENV=VALUE...] -- [meson test arguments]: one meson test run
+# with its own disk cache and temporary folder (parts run side by side).
 part() {
-	local name=$1 build=$2 start=$SECONDS
+	local name=$1 start=$SECONDS scratch=$BUILD/gpu-check/$1 log
 	local -a envs=()
-	shift 2
+	shift
+	wanted "$name" || return 0
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
+	rm -rf "$scratch" && mkdir -p "$scratch/cache" "$scratch/tmp"
 	# The CPU seconds tell which part crowds the 16 cores (the check's limit).
 	local TIMEFORMAT="%U s user, %S s system"
-	{ time env "${envs[@]}" meson test -C "$build" --no-rebuild --print-errorlogs \
-		--logbase "$name" "$@" >"$build/meson-logs/$name.out" 2>&1; } 2>"$build/meson-logs/$name.cpu"
-	RESULT[$name]="$(summarize "$build/meson-logs/$name.json") ($((SECONDS - start)) s)"
-	echo "part $name: ${RESULT[$name]}"
-	echo "cpu $name: $(cat "$build/meson-logs/$name.cpu")"
-	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT|SKIP|INTERRUPT)" "$build/meson-logs/$name.out"
+	{ time env "${envs[@]}" meson test -C "$BUILD" --no-rebuild --print-errorlogs --logbase "$name" \
+		--wrapper "env CLWARP_CACHE_DIR=$PWD/$scratch/cache CLWARP_TEST_TMPDIR=$PWD/$scratch/tmp" \
+		"$@" >"$BUILD/meson-logs/$name.out" 2>&1; } 2>"$BUILD/meson-logs/$name.cpu"
+	# meson names the logs of a wrapped run NAME-env.*
+	for log in "$BUILD/meson-logs/$name-env".*; do mv -f "$log" "$BUILD/meson-logs/$name.${log##*.}"; done
+	echo "part $name: $(summarize "$BUILD/meson-logs/$name.json") ($((SECONDS - start)) s)"
+	echo "cpu $name: $(cat "$BUILD/meson-logs/$name.cpu")"
+	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT|SKIP|INTERRUPT)" "$BUILD/meson-logs/$name.out"
 }
 
 # "P passed, F failed, S skipped" of one meson JSON log.
@@ -74,67 +102,67 @@ print("%(passed)d passed, %(failed)d failed, %(skipped)d skipped" % counts)
 EOF
 }
 
-# background BUILD FUNCTION [ARGS]: FUNCTION's parts in the background, their
-# "part NAME: ..." lines in BUILD.FUNCTION.log.
-background() {
-	local build=$1
+# lane NAME COMMAND...: a sequence of parts in the background, its output in
+# $BUILD/gpu-check/NAME.log.
+lane() {
+	local name=$1
 	shift
-	( configure "$build" || { echo "part $build: 0 passed, 1 failed, 0 skipped (no build)"; exit; }
-	  "$@" ) >"$build.$1.log" 2>&1 &
-	BACKGROUND+=("$build.$1.log")
+	mkdir -p "$BUILD/gpu-check"
+	( eval "$@" ) >"$BUILD/gpu-check/$name.log" 2>&1 &
+	LANES+=("$BUILD/gpu-check/$name.log")
 }
 
-local_parts() {
-	wanted local && part local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --num-processes 4 \
-		warp warp-ops warp-sort cuda algorithms sort runs histogram examples
-	wanted threads-local && part threads-local "$LOCAL_BUILD" CLWARP_BACKEND=local -- --repeat 5 threads
-	wanted threads-nv && part threads-nv "$LOCAL_BUILD" -- --repeat 5 threads
-}
-
-stress_part() {
-	part stress "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 -- lookback-stress
-}
-
-stress_naps_part() {
-	part stress-naps "$GPU_BUILD" CLWARP_STRESS_CALLS=10000 \
-		CLWARP_ALGO_TUNING=runs_wait=1150,runs_poll=76 -- lookback-stress
+# stress NAME FIRST CALLS [ENV=VALUE...]: calls FIRST..CALLS-1 of the stress seed.
+stress() {
+	local name=$1 first=$2 calls=$3
+	shift 3
+	part "$name" CLWARP_STRESS_FIRST="$first" CLWARP_STRESS_CALLS="$calls" "$@" -- lookback-stress
 }
 
 main() {
-	local start=$SECONDS log line
-	BACKGROUND=()
+	local start=$SECONDS log line name
+	local -A result=()
+	LANES=()
 	echo "GPU check of ${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} on" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
-	configure "$GPU_BUILD" || { echo "0 passed, 1 failed"; exit 1; }
-	{ wanted local || wanted threads-local || wanted threads-nv; } && background "$LOCAL_BUILD" local_parts
-	wanted stress && background "$GPU_BUILD" stress_part
-	wanted stress-naps && background "$GPU_BUILD" stress_naps_part
-	wanted pocl && background "$CPU_BUILD" part pocl "$CPU_BUILD" CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- \
-		--no-suite torture --num-processes 8
-	wanted nv && part nv "$GPU_BUILD" -- --num-processes 8
+	configure || { echo "0 passed, 1 failed"; exit 1; }
+	REST=$(tests_except $ENGINE_TESTS $TOOLS_TESTS torture)
+
+	lane nv-kernels 'part nv-kernels -- --num-processes 8 $REST'
+	lane nv-engine 'part nv-engine -- $ENGINE_TESTS'
+	lane nv-tools 'part nv-tools -- $TOOLS_TESTS'
+	lane nv-torture 'part nv-torture -- torture; part threads-nv -- --repeat 5 threads'
+	lane stress-0 'stress stress-0 0 5000'
+	lane stress-5000 'stress stress-5000 5000 10000'
+	lane stress-naps-0 'stress stress-naps-0 0 5000 CLWARP_ALGO_TUNING=$NAPS'
+	lane stress-naps-5000 'stress stress-naps-5000 5000 10000 CLWARP_ALGO_TUNING=$NAPS'
+	lane local 'part local CLWARP_BACKEND=local -- --num-processes 8 $LOCAL_TESTS'
+	lane local-examples 'part local-examples CLWARP_BACKEND=local -- examples;
+		part threads-local CLWARP_BACKEND=local -- --repeat 5 threads'
+	lane pocl-kernels 'part pocl-kernels CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- --num-processes 8 $REST'
+	lane pocl-engine 'part pocl-engine CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- $ENGINE_TESTS'
+	lane pocl-tools 'part pocl-tools CLWARP_DEVICE=cpu CLWARP_TEST_QUICK=1 -- $TOOLS_TESTS'
 	wait
-	for log in "${BACKGROUND[@]}"; do
+	for log in "${LANES[@]}"; do
 		cat "$log"
 		while read -r line; do
-			RESULT[${line%%:*}]=${line#*: }
-		done < <(sed -n 's/^.*part \([a-z-]*: \)/\1/p' "$log")
+			result[${line%%:*}]=${line#*: }
+		done < <(sed -n 's/^part \([a-z0-9-]*: \)/\1/p' "$log")
 	done
 
-	for name in $PARTS; do
-		[[ -n ${RESULT[$name]:-} ]] || RESULT[$name]="0 passed, 1 failed, 0 skipped (no result)"
-	done
-	local passed=0 failed=0 skipped=0 p f s name
+	local passed=0 failed=0 skipped=0 p f s
 	echo "---- GPU check: $((SECONDS - start)) s"
-	for name in "${!RESULT[@]}"; do
-		echo "  $name: ${RESULT[$name]}"
-		read -r p _ f _ s _ <<<"${RESULT[$name]//,/}"
+	for name in $PARTS; do
+		[[ -n ${result[$name]:-} ]] || result[$name]="0 passed, 1 failed, 0 skipped (no result)"
+		echo "  $name: ${result[$name]}"
+		read -r p _ f _ s _ <<<"${result[$name]//,/}"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	done
 	python3 tools/gpu-status-page.py "$((SECONDS - start))" \
 		"${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" \
-		"$PARTS" "$GPU_BUILD" "$LOCAL_BUILD" "$CPU_BUILD" >"$GPU_BUILD/gpu-status.md"
-	echo "(the text for docs/gpu-status.md: $GPU_BUILD/gpu-status.md)"
+		"$PARTS" "$BUILD" >"$BUILD/gpu-status.md"
+	echo "(the text for docs/gpu-status.md: $BUILD/gpu-status.md)"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	((failed == 0 && skipped == 0))
 }
