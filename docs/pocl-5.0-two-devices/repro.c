@@ -1,9 +1,10 @@
 /* PoCL 5.0 with two CPU devices (POCL_DEVICES="pthread pthread"): one
  * context, queue and program per device, as a libclwarp device group makes
- * them; the same kernel built and launched on both, then everything
- * released. PoCL 5.0 (the GPU machine's) aborted in
- * pocl_release_dlhandle_cache ("found->ref_count > 0") in libclwarp's group
- * tests; PoCL 3.1 and 6.0 do not.
+ * them; the same kernel built and launched on both at once, each on its own
+ * part of the data (a grid size and global offset of its own, as a group
+ * splits n), then everything released. PoCL 5.0 (the GPU machine's) aborted
+ * in pocl_release_dlhandle_cache ("found->ref_count > 0") in libclwarp's
+ * group tests; PoCL 3.1 and 6.0 do not. README.md says why.
  *
  *   cc -O1 -o repro repro.c -lOpenCL && POCL_DEVICES="pthread pthread" ./repro [rounds]
  */
@@ -14,7 +15,10 @@
 #include <string.h>
 
 static const char *source =
-	"kernel void twice(global int *a, int add) { size_t i = get_global_id(0); a[i] = 2 * a[i] + add; }\n";
+	"kernel void twice(global int *a, int add) {\n"
+	"  size_t i = get_global_id(0); int v = a[i];\n"
+	"  for (int k = 0; k < 2000; k++) v = v * 3 + 1; /* a kernel that lasts */\n"
+	"  a[i] = 2 * a[i] + add + (v & 0); }\n";
 
 int
 main(int argc, char **argv)
@@ -41,8 +45,12 @@ main(int argc, char **argv)
 		cl_program prog[2];
 		cl_kernel k[2];
 		cl_mem buf[2];
-		int host[2][4096], bad = 0;
-		size_t global = 4096, local = 64;
+		static int host[2][16384];
+		int bad = 0;
+		/* A grid of its own per device and round, and an offset on the second
+		 * device: PoCL 5.0 then keeps two kernel cache items of one hash. */
+		size_t global[2] = { 4096u * (1 + r % 3), 4096u * (1 + (r + 1) % 3) }, offset[2] = { 0, 64 };
+		size_t local = 64;
 		cl_int err;
 
 		for (int d = 0; d < 2; d++) {
@@ -51,7 +59,7 @@ main(int argc, char **argv)
 			prog[d] = clCreateProgramWithSource(ctx[d], 1, &source, NULL, &err);
 			clBuildProgram(prog[d], 1, &devices[d], "", NULL, NULL);
 			k[d] = clCreateKernel(prog[d], "twice", &err);
-			for (int i = 0; i < 4096; i++)
+			for (int i = 0; i < 16384; i++)
 				host[d][i] = i;
 			buf[d] = clCreateBuffer(ctx[d], CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof(host[d]),
 						host[d], &err);
@@ -60,11 +68,14 @@ main(int argc, char **argv)
 		}
 		/* both devices at once, as a group launch does */
 		for (int d = 0; d < 2; d++)
-			clEnqueueNDRangeKernel(q[d], k[d], 1, NULL, &global, &local, 0, NULL, NULL);
+			clEnqueueNDRangeKernel(q[d], k[d], 1, &offset[d], &global[d], &local, 0, NULL, NULL);
 		for (int d = 0; d < 2; d++) {
 			clEnqueueReadBuffer(q[d], buf[d], CL_TRUE, 0, sizeof(host[d]), host[d], 0, NULL, NULL);
-			for (int i = 0; i < 4096; i++)
-				bad += host[d][i] != 2 * i + d;
+			for (int i = 0; i < 16384; i++) {
+				int in_grid = (size_t)i >= offset[d] && (size_t)i < offset[d] + global[d];
+
+				bad += host[d][i] != (in_grid ? 2 * i + d : i);
+			}
 		}
 		for (int d = 0; d < 2; d++) {
 			clReleaseMemObject(buf[d]);
