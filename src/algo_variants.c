@@ -190,7 +190,7 @@ small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
 bool
 algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
 {
-	size_t size = algo_type_size(type);
+	size_t size = algo_types[type].size;  /* the callers checked the type */
 
 	if (kind != ALGO_REDUCE && kind != ALGO_SCAN && kind != ALGO_COMPACT &&
 	    kind != ALGO_PARTITION && kind != ALGO_UNIQUE)
