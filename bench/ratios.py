@@ -254,14 +254,16 @@ def print_three(measures, natives):
 def print_small(measures, backends):
     """Small n: time over the copy kernel's time in the same run and API."""
     rows = []
-    for b in backends:
+    for i, b in enumerate(backends):
         cb = ("cuda-kernel" if base(b) == "cub" else "opencl") + label(b)
-        for (op, typ, bb, n), m in sorted(measures.items()):
+        for (op, typ, bb, n), m in measures.items():
             if bb != b or op == "copy" or n > 1 << 17:
                 continue
             c = measures.get(("copy", "float", cb, n))
             if c:
-                rows.append((op, typ, b, n, m, c))
+                rows.append((op, typ, b, n, m, c, i))
+    # The backends of one (op, type, n) together: the paths side by side.
+    rows.sort(key=lambda r: (r[0], r[1], r[3], r[6]))
     if not rows:
         return
     print("\nSMALL N: time / the copy kernel's time at the same n, same run and API"
@@ -271,7 +273,7 @@ def print_small(measures, backends):
     print("for libclwarp backends, the CUDA float4 copy kernel for cub.")
     print(f"{'op':<26}{'type':<6}{'backend':<22}{'n':>8}" + "".join(f" {m:>13}" for m in MEASURES)
           + f" {'copy us (ev/blk/b2b)':>24}")
-    for op, typ, b, n, m, c in rows:
+    for op, typ, b, n, m, c, _ in rows:
         line = f"{op:<26}{typ:<6}{b:<22}{n:>8}"
         for i in range(3):
             r = m[i] / c[i] if m[i] and c[i] else None
