@@ -166,11 +166,12 @@ fit_work_group(const clwarp_engine *engine, const struct backend_config *config,
  * per work-item (a tile of 8192 4-byte elements; twice that in registers
  * with the next tile's loads); up to 2^14 elements, where on the H100 a
  * one-launch copy of n elements takes 13-16 us and the look-back calls
- * took 2.5-6 us more (docs/performance-host.md, "Small n"). The GPU
- * script's small-n table gives each size both paths
- * (bench/run-user-gpu.sh). CPUs: one work-group of the usual width, which
- * takes one core; two cores of PoCL 3.1 here were not faster below
- * 2^14 elements (docs/performance-host.md).
+ * took 2.5-6 us more (docs/performance-host.md, "Small n"); not yet
+ * measured on a GPU: bench/run-user-gpu.sh times both paths at each size.
+ * CPUs: one work-group of the usual width, which takes one core, up to
+ * 2^12: on PoCL 3.1 here (2 shared cores) its blocking scans took up to
+ * 1.7x the look-back path's time from 2^11 to 2^14, while its reduce
+ * took 0.6x at 2^13-2^14 (docs/performance-host.md).
  */
 static void
 small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
@@ -178,7 +179,7 @@ small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
 	bool cpu = (engine->info.type & CL_DEVICE_TYPE_CPU) != 0;
 
 	if (t->small_n == SMALL_AUTO)
-		t->small_n = 1u << 14;
+		t->small_n = cpu ? 1u << 12 : 1u << 14;
 	if (t->small_wg == SMALL_AUTO)
 		t->small_wg = cpu ? t->wg : 1024;
 	if (t->small_vectors == SMALL_AUTO)
