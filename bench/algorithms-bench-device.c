@@ -7,6 +7,9 @@
 
 #include "algorithms-bench.h"
 
+/* Back-to-back batches per result: the median is reported. */
+#define BATCH_ROUNDS 5
+
 static void
 load_input(struct bench *b, clwarp_type t)
 {
@@ -27,9 +30,9 @@ struct case_run {
 	size_t n;
 };
 
-/* The call, returning at once with the event of its last command. */
+/* The call: blocking with last NULL, else returning at once with the event of its last command. */
 static clwarp_status
-enqueue_case(struct bench *b, const void *ctx, cl_event *last)
+call_case(struct bench *b, const void *ctx, cl_event *last)
 {
 	const struct bench_case *c = ((const struct case_run *)ctx)->c;
 	size_t n = ((const struct case_run *)ctx)->n;
@@ -53,6 +56,19 @@ enqueue_case(struct bench *b, const void *ctx, cl_event *last)
 		return clwarp_softmax_rows(b->engine, b->in, n / c->row, c->row, b->out, last);
 	}
 	return CLWARP_ERROR_INVALID_ARGUMENT;
+}
+
+/* The public call, as `mode` says. */
+static clwarp_status
+enqueue_case(struct bench *b, const void *ctx, enum run_mode mode, cl_event *event)
+{
+	cl_event ev = NULL;
+	cl_event *last = mode == RUN_BLOCK ? NULL : mode == RUN_EVENT ? event : &ev;
+	clwarp_status s = call_case(b, ctx, last);
+
+	if (ev)
+		clReleaseEvent(ev);
+	return s;
 }
 
 /* A profiling timestamp of an event, 0 where the driver gives none. */
@@ -93,7 +109,7 @@ timed_run(struct bench *b, enqueue_fn fn, const void *ctx, struct sample *out)
 			die("clFlush: %s", clwarp_cl_error_to_str(err));
 	}
 	t0 = now_s();
-	s = fn(b, ctx, &last);
+	s = fn(b, ctx, RUN_EVENT, &last);
 	err = clFinish(b->queue);
 	t1 = now_s();
 	if (err != CL_SUCCESS)
@@ -123,6 +139,35 @@ timed_run(struct bench *b, enqueue_fn fn, const void *ctx, struct sample *out)
 	return s;
 }
 
+/* One blocking public call, timed on the host: what an application that
+ * waits for each call sees. */
+static clwarp_status
+blocking_run(struct bench *b, enqueue_fn fn, const void *ctx, double *wall_s)
+{
+	double t0 = now_s();
+	clwarp_status s = fn(b, ctx, RUN_BLOCK, NULL);
+
+	*wall_s = now_s() - t0;
+	return s;
+}
+
+/* K calls queued back to back, one clFinish: the time per call. */
+static clwarp_status
+batch_run(struct bench *b, enqueue_fn fn, const void *ctx, int k, double *per_call_s)
+{
+	clwarp_status s = CLWARP_OK;
+	double t0 = now_s();
+	cl_int err;
+
+	for (int i = 0; i < k && s == CLWARP_OK; i++)
+		s = fn(b, ctx, RUN_QUEUE, NULL);
+	err = clFinish(b->queue);
+	*per_call_s = (now_s() - t0) / k;
+	if (err != CL_SUCCESS)
+		die("clFinish: %s", clwarp_cl_error_to_str(err));
+	return s;
+}
+
 /* The repetitions for one size: R, half above 2^24, and no more than the time budget allows. */
 int
 reps_for(const struct options *opt, size_t n, double one_s)
@@ -143,15 +188,21 @@ reps_for(const struct options *opt, size_t n, double one_s)
 void
 progress(const char *backend, const char *op, const char *type, size_t n, struct result r)
 {
-	fprintf(stderr, "  %-6s %-28s %-5s 2^%-2d %10.4f ms %-5s (wall %10.4f ms) %9.2f GB/s\n",
+	fprintf(stderr,
+	        "  %-6s %-28s %-5s 2^%-2d %10.4f ms %-5s (blocking %10.4f ms, back-to-back %10.4f ms)"
+	        " %9.2f GB/s\n",
 	        backend, op, type, (int)log2((double)n), r.ms, timing_name(r.timing), r.wall_ms,
-	        r.gbps);
+	        r.batch_ms, r.gbps);
 }
 
 /*
- * Time R repetitions (after one to learn their cost) of fn into *res, which
- * moves `bytes`: the event time where every repetition's timestamps are
- * sane, else the wall time.
+ * Time fn at size n into *res, which moves `bytes`: R repetitions (after
+ * one to learn their cost) of each measure. The event time (ms, gbps)
+ * where every repetition's timestamps are sane, else the wall time of
+ * `call; clFinish` from just before the marker; the blocking call's host
+ * wall time (wall_ms); back to back, BATCH_ROUNDS rounds of K calls
+ * (fewer calls where K would take over the budget), the median round's
+ * time per call (batch_ms).
  */
 static void
 time_reps(struct bench *b, enqueue_fn fn, const void *ctx, const char *what, size_t n,
@@ -159,29 +210,45 @@ time_reps(struct bench *b, enqueue_fn fn, const void *ctx, const char *what, siz
 {
 	struct sample t;
 	const char *bad = NULL;
-	double *wall, *event;
+	double *marked, *event, *block, per[BATCH_ROUNDS];
 	clwarp_status s;
-	int reps;
+	int reps, k = b->opt->batch;
 
 	s = timed_run(b, fn, ctx, &t);
 	if (s != CLWARP_OK)
 		die_status(s, "a timed run");
 	reps = reps_for(b->opt, n, t.wall_s);
-	wall = xmalloc(2 * (size_t)reps * sizeof(*wall));
-	event = wall + reps;
+	marked = xmalloc(3 * (size_t)reps * sizeof(*marked));
+	event = marked + reps;
+	block = event + reps;
 	for (int r = 0; r < reps; r++) {
 		s = timed_run(b, fn, ctx, &t);
 		if (s != CLWARP_OK)
 			die_status(s, "a timed run");
-		wall[r] = t.wall_s;
+		marked[r] = t.wall_s;
 		event[r] = t.event_s;
 		if (t.bad && !bad)
 			bad = t.bad;
 	}
-	res->wall_ms = median(wall, reps) * 1e3;
+	for (int r = 0; r < reps; r++) {
+		s = blocking_run(b, fn, ctx, &block[r]);
+		if (s != CLWARP_OK)
+			die_status(s, "a blocking run");
+	}
+	res->wall_ms = median(block, reps) * 1e3;
+	if (t.wall_s > 0 && (double)k * BATCH_ROUNDS * t.wall_s > b->opt->budget_s)
+		k = (int)(b->opt->budget_s / (BATCH_ROUNDS * t.wall_s));
+	if (k < 2)
+		k = 2;
+	for (int r = 0; r < BATCH_ROUNDS; r++) {
+		s = batch_run(b, fn, ctx, k, &per[r]);
+		if (s != CLWARP_OK)
+			die_status(s, "a back-to-back run");
+	}
+	res->batch_ms = median(per, BATCH_ROUNDS) * 1e3;
 	if (bad) {
 		res->timing = TIMING_WALL;
-		res->ms = res->wall_ms;
+		res->ms = median(marked, reps) * 1e3;
 		if (b->profiling && !b->stamps_warned) {
 			fprintf(stderr,
 			        "%s: backend %s, %s, n = %zu: profiling timestamps unusable (%s); that result "
@@ -194,7 +261,7 @@ time_reps(struct bench *b, enqueue_fn fn, const void *ctx, const char *what, siz
 		res->ms = median(event, reps) * 1e3;
 	}
 	res->gbps = bytes / (res->ms * 1e-3) / 1e9;
-	free(wall);
+	free(marked);
 }
 
 /*
@@ -205,7 +272,7 @@ time_reps(struct bench *b, enqueue_fn fn, const void *ctx, const char *what, siz
 struct result
 measure(struct bench *b, const struct bench_case *c, size_t n)
 {
-	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL};
+	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL, 0};
 	struct case_run run = {c, n};
 	struct sample first;
 	clwarp_status s;
@@ -251,12 +318,15 @@ struct copy_run {
 };
 
 static clwarp_status
-enqueue_copy(struct bench *b, const void *ctx, cl_event *last)
+enqueue_copy(struct bench *b, const void *ctx, enum run_mode mode, cl_event *last)
 {
 	const struct copy_run *run = ctx;
 
 	(void)b;
-	return clwarp_kernel_launch(run->k, 1, &run->global, &run->local, last);
+	if (mode == RUN_QUEUE)
+		return clwarp_kernel_enqueue(run->k, 1, &run->global, &run->local);
+	return clwarp_kernel_launch(run->k, 1, &run->global, &run->local,
+				    mode == RUN_EVENT ? last : NULL);
 }
 
 /* The device's own bandwidth: a float4 copy over n floats, read + write bytes. */

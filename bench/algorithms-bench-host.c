@@ -99,7 +99,7 @@ struct result
 measure_host(const struct options *opt, const struct bench_case *c, size_t n, const float *xf,
              const int32_t *xi, void *out)
 {
-	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL};
+	struct result res = {MS_NOT_RUN, 0, 0, TIMING_WALL, 0};
 	size_t selected = 0;
 	double t0, one, *times;
 	int reps;

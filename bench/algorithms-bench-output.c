@@ -8,8 +8,8 @@ tsv_row(FILE *f, const char *device, const char *backend, const char *op, const 
 {
 	if (!f || r.ms < 0)
 		return;
-	fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\t%.6f\t%s\n", device, backend, op, type, n,
-	        r.ms, r.gbps, r.wall_ms, timing_name(r.timing));
+	fprintf(f, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\t%.6f\t%s\t%.6f\n", device, backend, op, type,
+	        n, r.ms, r.gbps, r.wall_ms, timing_name(r.timing), r.batch_ms);
 	fflush(f); /* a run cut short keeps every row it measured */
 }
 /* A GB/s cell; a wall-timed one gets a '*' where `mark` (its table mixes methods). */
@@ -34,6 +34,39 @@ timing_legend(int any_event, int any_wall, int *mark)
 	if (!any_event)
 		return "median WALL time of call+clFinish (no usable profiling timestamps)";
 	return "median event time; * = WALL time of call+clFinish, timestamps unusable";
+}
+
+/* The three measures per call in us, each backend and the copy kernel:
+ * event (or '*' wall) / blocking / back to back. */
+static void
+print_times(const struct table_data *t, size_t ci, int min_log2, int max_log2)
+{
+	printf("  us per call: event / blocking call / back to back (K queued, one wait)\n");
+	printf("  %8s", "n");
+	for (int b = 0; b <= t->nb; b++)
+		printf(" %26s", b < t->nb ? t->names[b] : "copy");
+	printf("\n");
+	for (int l = min_log2; l <= max_log2; l++) {
+		int any = 0;
+
+		for (int b = 0; b < t->nb; b++)
+			any |= t->res[b][ci][l].ms >= 0;
+		if (!any)
+			continue;
+		printf("  %8zu", (size_t)1 << l);
+		for (int b = 0; b <= t->nb; b++) {
+			struct result r = b < t->nb ? t->res[b][ci][l] : t->copy[l];
+			char cell[48];
+
+			if (r.ms < 0)
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%.1f%s / %.1f / %.1f", r.ms * 1e3,
+				         r.timing == TIMING_WALL ? "*" : "", r.wall_ms * 1e3, r.batch_ms * 1e3);
+			printf(" %26s", cell);
+		}
+		printf("\n");
+	}
 }
 
 void
@@ -82,7 +115,8 @@ print_table(const struct table_data *t, size_t ci, int min_log2, int max_log2)
 			struct result pq = {p.gbps / q.gbps, p.gbps / q.gbps, 0,
 			                    p.timing == TIMING_EVENT && q.timing == TIMING_EVENT
 			                            ? TIMING_EVENT
-			                            : TIMING_WALL};
+			                            : TIMING_WALL,
+			                    0};
 
 			if (p.ms < 0 || q.ms < 0)
 				pq.ms = MS_NOT_RUN;
@@ -93,4 +127,5 @@ print_table(const struct table_data *t, size_t ci, int min_log2, int max_log2)
 			print_gbps(t->host[ci][l], 0);
 		printf("\n");
 	}
+	print_times(t, ci, min_log2, max_log2);
 }

@@ -19,6 +19,16 @@
  * the table shows the median. GB/s counts the bytes the operation must
  * move at the least (see bytes_moved()), in units of 10^9 bytes.
  *
+ * Three measures of each call (bench/cub-bench.cu takes the same of CUB):
+ *  - event time, below: the GPU timeline of one call (median of R);
+ *  - blocking: host wall time (clock_gettime) of one blocking public call,
+ *    event NULL, which waits for its result (median of R): what an
+ *    application that waits for each call sees (TSV: wall_ms);
+ *  - back to back: K calls queued (each hands out an event, released at
+ *    once; the copy kernel: clwarp_kernel_enqueue), one clFinish, wall
+ *    time / K, the median of 5 such rounds: throughput over many calls
+ *    (TSV: batch_ms).
+ *
  * One repetition is timed on the device's timeline, as bench/cub-bench.cu
  * times CUB with cudaEvents recorded on the stream around the call: the
  * engine's queue has profiling on (CLWARP_ENGINE_PROFILING); a marker
@@ -34,11 +44,9 @@
  * Each repetition's timestamps are checked (non-zero, marker end <= last
  * command's start <= its end, and no longer than the host saw from the
  * marker to clFinish's return); a result with any repetition that fails
- * the checks, or from a queue without profiling, uses the wall time
- * instead, and the output says so (a '*' in the tables, the TSV's timing
- * column). The host wall time of `call; clFinish(queue)` is kept for every
- * result (wall_ms in the TSV): it adds the host's enqueue and wake-up
- * costs that an application waiting on each call also pays.
+ * the checks, or from a queue without profiling, uses the wall time of
+ * `marker; call; clFinish` instead, and the output says so (a '*' in the
+ * tables, the TSV's timing column).
  *
  * The input is n values k/256 with k uniform in [-256, 255] (floats) or k
  * itself (ints): about half are > 0, and every partial sum a float
@@ -72,10 +80,16 @@ usage(FILE *f)
 	        "      --max-log2 N     largest n = 2^N (default: up to 2^%d, while three buffers of\n"
 	        "                       n floats fit the device's global memory and max allocation)\n"
 	        "  -r, --reps N         timed repetitions per size (default 20; half above 2^24)\n"
-	        "      --budget S       at most about S seconds of repetitions per size (default 3)\n"
+	        "      --budget S       at most about S seconds of repetitions per size and measure\n"
+	        "                       (default 3)\n"
+	        "      --batch K        calls queued back to back per round (default 32; fewer\n"
+	        "                       where K would take over the budget)\n"
 	        "      --tsv FILE       also write device, backend, op, type, n, median_ms, gbps,\n"
-	        "                       wall_ms, timing rows (gbps is from median_ms, timed as\n"
-	        "                       `timing` says: event or wall; wall_ms: call+clFinish)\n"
+	        "                       wall_ms, timing, batch_ms rows (gbps is from median_ms,\n"
+	        "                       timed as `timing` says: event or wall; wall_ms: one\n"
+	        "                       blocking call; batch_ms: back to back, per call)\n"
+	        "      --label TEXT     write backends as NAME[TEXT] in the TSV (e.g. the\n"
+	        "                       CLWARP_ALGO_TUNING of this run)\n"
 	        "      --no-host        skip the host loops on CPU devices\n"
 	        "      --keep-going     after a wrong result or a failed call, skip that operation's\n"
 	        "                       larger sizes and go on (exit status 1 at the end); by default\n"
@@ -168,10 +182,23 @@ memory_log2(const clwarp_device_info *info)
 	return l;
 }
 
+/* A backend's name in the TSV: NAME, or NAME[label]. */
+static const char *
+labelled(const char *name, const char *label)
+{
+	static char buf[96];
+
+	if (!label)
+		return name;
+	snprintf(buf, sizeof(buf), "%s[%s]", name, label);
+	return buf;
+}
+
 int
 main(int argc, char **argv)
 {
-	enum { OPT_OPS = 256, OPT_MIN, OPT_MAX, OPT_TSV, OPT_BUDGET, OPT_NO_HOST, OPT_KEEP_GOING };
+	enum { OPT_OPS = 256, OPT_MIN, OPT_MAX, OPT_TSV, OPT_BUDGET, OPT_NO_HOST, OPT_KEEP_GOING,
+	       OPT_BATCH, OPT_LABEL };
 	static const struct option longopts[] = {
 		{"device", required_argument, NULL, 'd'},
 		{"backends", required_argument, NULL, 'b'},
@@ -183,11 +210,13 @@ main(int argc, char **argv)
 		{"tsv", required_argument, NULL, OPT_TSV},
 		{"no-host", no_argument, NULL, OPT_NO_HOST},
 		{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+		{"batch", required_argument, NULL, OPT_BATCH},
+		{"label", required_argument, NULL, OPT_LABEL},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct options opt = {NULL, "auto,local", NULL, NULL, LOG2_FLOOR, 0, 20, 3.0, 1, 0};
+	struct options opt = {NULL, "auto,local", NULL, NULL, LOG2_FLOOR, 0, 20, 3.0, 1, 0, 32, NULL};
 	static struct result res[MAX_BACKENDS][N_CASES][LOG2_SLOTS], host[N_CASES][LOG2_SLOTS],
 		copy[LOG2_SLOTS];
 	struct table_data td = {0};
@@ -232,6 +261,12 @@ main(int argc, char **argv)
 			break;
 		case OPT_KEEP_GOING:
 			opt.keep_going = 1;
+			break;
+		case OPT_BATCH:
+			opt.batch = parse_int(optarg, 2, 100000, "--batch");
+			break;
+		case OPT_LABEL:
+			opt.label = optarg;
 			break;
 		case 'l':
 			return list_devices();
@@ -278,7 +313,7 @@ main(int argc, char **argv)
 		tsv = fopen(opt.tsv, "w");
 		if (!tsv)
 			die("cannot write %s: %s", opt.tsv, strerror(errno));
-		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\twall_ms\ttiming\n");
+		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\twall_ms\ttiming\tbatch_ms\n");
 	}
 	for (int l = 0; l < LOG2_SLOTS; l++) {
 		copy[l].ms = MS_NOT_RUN;
@@ -355,9 +390,12 @@ main(int argc, char **argv)
 				printf("timing: WALL time of `call; clFinish(queue)` on the host: the queue has\n"
 				       "        no profiling, so no event time (unlike cub-bench's cudaEvents).\n");
 			printf("        Median of %d repetitions (%d above 2^24, fewer where one takes over\n"
-			       "        %.0f s / reps) after a checked warm-up call; the wall time of\n"
-			       "        `call; clFinish` is also measured (--tsv: wall_ms).\n",
-			       opt.reps, opt.reps / 2 > 0 ? opt.reps / 2 : 1, opt.budget_s);
+			       "        %.0f s / reps) after a checked warm-up call. Also, per call:\n"
+			       "        BLOCKING = host wall time (clock_gettime) of one blocking public call\n"
+			       "        (event NULL: it waits), median of as many; BACK-TO-BACK = %d calls\n"
+			       "        queued, one clFinish, wall time / %d, median of 5 rounds.\n",
+			       opt.reps, opt.reps / 2 > 0 ? opt.reps / 2 : 1, opt.budget_s, opt.batch,
+			       opt.batch);
 			printf("GB/s:   minimum bytes the operation must move / time, 1 GB = 1e9 bytes;\n"
 			       "        copy = float4 copy kernel, read + write bytes%s.\n",
 			       is_cpu && opt.host ? "; host = plain C loop on the host (clock_gettime)" : "");
@@ -390,8 +428,8 @@ main(int argc, char **argv)
 				continue;
 			for (int l = opt.min_log2; l <= max_log2; l++) {
 				res[td.nb][c][l] = measure(&b, &cases[c], (size_t)1 << l);
-				tsv_row(tsv, device_name, b.backend, cases[c].op, type_name(cases[c].type),
-				        (size_t)1 << l, res[td.nb][c][l]);
+				tsv_row(tsv, device_name, labelled(b.backend, opt.label), cases[c].op,
+				        type_name(cases[c].type), (size_t)1 << l, res[td.nb][c][l]);
 				if (res[td.nb][c][l].ms == MS_FAILED) {
 					failures++;
 					break;
@@ -400,7 +438,8 @@ main(int argc, char **argv)
 		}
 		if (td.nb == 0)
 			for (int l = opt.min_log2; l <= max_log2; l++)
-				tsv_row(tsv, device_name, "opencl", "copy", "float", (size_t)1 << l, copy[l]);
+				tsv_row(tsv, device_name, labelled("opencl", opt.label), "copy", "float",
+				        (size_t)1 << l, copy[l]);
 		if (tsv)
 			fflush(tsv);
 		clReleaseMemObject(b.in);
@@ -454,11 +493,13 @@ main(int argc, char **argv)
 		}
 		printf("\ncopy float4 (device bandwidth)  [GB/s = 2n*4 read+write / %s]\n",
 		       timing_legend(any_event, any_wall, &mark));
-		printf("%10s %9s %12s %12s %7s\n", "n", "copy", "median ms", "wall ms", "timing");
+		printf("%10s %9s %12s %12s %14s %7s\n", "n", "copy", "median ms", "blocking ms",
+		       "back2back ms", "timing");
 		for (int l = opt.min_log2; l <= max_log2; l++) {
 			printf("%10zu", (size_t)1 << l);
 			print_gbps(copy[l], mark);
-			printf(" %12.4f %12.4f %7s\n", copy[l].ms, copy[l].wall_ms, timing_name(copy[l].timing));
+			printf(" %12.4f %12.4f %14.4f %7s\n", copy[l].ms, copy[l].wall_ms, copy[l].batch_ms,
+			       timing_name(copy[l].timing));
 		}
 	}
 

@@ -101,8 +101,9 @@ timing_name(enum timing t)
 struct result {
 	double ms;          /* median time that gbps is computed from, by `timing` */
 	double gbps;
-	double wall_ms;     /* median wall time of `call; clFinish` (= ms for host loops) */
+	double wall_ms;     /* median host wall time of one blocking call (= ms for host loops) */
 	enum timing timing;
+	double batch_ms;    /* back-to-back: K calls queued, one clFinish, time / K (0: none) */
 };
 
 struct options {
@@ -116,6 +117,8 @@ struct options {
 	double budget_s; /* cap on the timed repetitions of one (op, n) */
 	int host;        /* host loops on CPU devices */
 	int keep_going;  /* after a wrong result or a failed call, go on with the next operation */
+	int batch;       /* K, the calls queued back to back per batch */
+	const char *label; /* appended to the TSV's backend names, "[label]" */
 };
 
 /* Everything one engine (one backend) needs. */
@@ -142,8 +145,14 @@ struct sample {
 	const char *bad;       /* why the timestamps cannot be used, or NULL */
 };
 
-/* Enqueues one run of what is timed and hands back the event of its last command. */
-typedef clwarp_status (*enqueue_fn)(struct bench *b, const void *ctx, cl_event *last);
+/* How one run of what is timed is made: RUN_EVENT returns at once with
+ * the event of its last command in *last; RUN_BLOCK is the blocking
+ * public call (event NULL: it waits); RUN_QUEUE returns at once and
+ * keeps no event (an algorithm call's event is released at once; the
+ * copy kernel goes through clwarp_kernel_enqueue). */
+enum run_mode { RUN_EVENT, RUN_BLOCK, RUN_QUEUE };
+typedef clwarp_status (*enqueue_fn)(struct bench *b, const void *ctx, enum run_mode mode,
+				    cl_event *last);
 
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))

@@ -4,15 +4,21 @@
 // Build on an NVIDIA machine (nvcc 12+ ships CUB):
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/cub-bench.cu -o cub-bench
 // Run:
-//   cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--tsv FILE] [--ops LIST]
+//   cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--batch K] [--tsv FILE] [--ops LIST]
 //
-// Timing: cudaEvents recorded around each call on the default stream, median
-// of R repetitions after a warm-up call that is also checked against a host
-// reference (a wrong answer stops the run). That includes launch overhead,
-// like the wall time of `call; clFinish` in algorithms-bench. Temporary
-// storage is allocated outside the timing, once, and grown when a call
-// needs more. GB/s counts the bytes the operation must move at the least,
-// 1 GB = 1e9 bytes (see bytes_moved()).
+// Timing, three measures per call, as algorithms-bench takes them of libclwarp,
+// after a warm-up call that is checked against a host reference (a wrong
+// answer stops the run):
+//  - event: cudaEvents recorded around the call on the default stream,
+//    median of R (GB/s come from this one);
+//  - blocking: host wall time (clock_gettime) of the call followed by
+//    cudaStreamSynchronize(0), median of R: what an application that waits
+//    for each call sees;
+//  - back to back: K calls queued, one cudaStreamSynchronize, wall time / K,
+//    median of 5 rounds: throughput over many calls.
+// Temporary storage is allocated outside the timing, once, and grown when a
+// call needs more. GB/s counts the bytes the operation must move at the
+// least, 1 GB = 1e9 bytes (see bytes_moved()).
 //
 // TSV backends: "cub" for the device-wide calls (cub::Device*), "cub-kernel"
 // for small kernels written here on CUB's block/warp primitives (WarpReduce
@@ -24,6 +30,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <ctime>
 
 #include "bench-cuda.cuh"
 
@@ -162,6 +169,7 @@ struct Bench {
 	size_t temp_bytes = 0;
 	size_t selected = 0;
 	int reps = 20;
+	int batch = 32;
 	cudaEvent_t ev0, ev1;
 };
 
@@ -418,10 +426,55 @@ template <typename F> double time_ms(Bench &b, size_t n, F fn)
 	return bench::median(t);
 }
 
+double now_s()
+{
+	timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// One result's three measures, in ms per call.
+struct Times {
+	double event = -1, block = -1, batch = -1;
+};
+
+constexpr int kBatchRounds = 5;
+
+// The three measures of fn() (see the top): event time first, then R
+// blocking calls, then back-to-back rounds of K calls (fewer calls where
+// they would take over a second).
+template <typename F> Times time_all(Bench &b, size_t n, F fn)
+{
+	Times r;
+	int reps = reps_for(b, n), k = b.batch;
+	std::vector<double> t(reps), per(kBatchRounds);
+	r.event = time_ms(b, n, fn);
+	for (int i = 0; i < reps; i++) {
+		double t0 = now_s();
+		fn();
+		CUDA_CHECK(cudaStreamSynchronize(0));
+		t[i] = (now_s() - t0) * 1e3;
+	}
+	r.block = bench::median(t);
+	if ((double)k * kBatchRounds * r.block > 1000.0)
+		k = std::max(2, (int)(1000.0 / (kBatchRounds * r.block)));
+	for (int i = 0; i < kBatchRounds; i++) {
+		double t0 = now_s();
+		for (int j = 0; j < k; j++)
+			fn();
+		CUDA_CHECK(cudaStreamSynchronize(0));
+		per[i] = (now_s() - t0) * 1e3 / k;
+	}
+	r.batch = bench::median(per);
+	return r;
+}
+
 void usage(FILE *f)
 {
 	fprintf(f,
-	        "Usage: cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--tsv FILE] [--ops LIST]\n"
+	        "Usage: cub-bench [--min-log2 N] [--max-log2 N] [--reps N] [--batch K] [--tsv FILE]\n"
+	        "                 [--ops LIST]\n"
+	        "  --batch K    calls queued back to back per round (default 32)\n"
 	        "  --ops LIST   %s (default), or any of %s; \"all\" for every one\n"
 	        "  sizes n = 2^min .. 2^max (default 2^%d .. 2^%d, fewer where three buffers of n\n"
 	        "  floats do not fit the GPU's free memory); reps default 20, half above 2^24\n",
@@ -429,7 +482,7 @@ void usage(FILE *f)
 }
 
 struct Row {
-	double ms = -1, gbps = 0;
+	double ms = -1, gbps = 0, block_ms = -1, batch_ms = -1;
 };
 
 } // namespace
@@ -458,6 +511,8 @@ int main(int argc, char **argv)
 			max_log2 = atoi(value());
 		else if (a == "--reps")
 			b.reps = atoi(value());
+		else if (a == "--batch")
+			b.batch = atoi(value());
 		else if (a == "--tsv")
 			tsv_path = value();
 		else if (a == "--ops")
@@ -473,7 +528,8 @@ int main(int argc, char **argv)
 	}
 	if (ops == "all")
 		ops = kAllOps;
-	if (min_log2 < kLog2Floor || max_log2 > kLog2Ceil || min_log2 > max_log2 || b.reps < 1) {
+	if (min_log2 < kLog2Floor || max_log2 > kLog2Ceil || min_log2 > max_log2 || b.reps < 1 ||
+	    b.batch < 2) {
 		fprintf(stderr, "cub-bench: sizes must lie in 2^%d .. 2^%d and reps be >= 1\n", kLog2Floor,
 		        kLog2Ceil);
 		return 2;
@@ -490,9 +546,12 @@ int main(int argc, char **argv)
 	int cub_v = CUB_VERSION;
 	printf("device: %s (sm_%d%d, %.1f GiB, CUB %d.%d.%d)\n", prop.name, prop.major, prop.minor,
 	       (double)total_b / (1 << 30), cub_v / 100000, cub_v / 100 % 1000, cub_v % 100);
-	printf("timing: cudaEvents around each call, median of %d (%d above 2^24) after a checked\n"
-	       "        warm-up; temp storage allocated outside the timing. n = 2^%d .. 2^%d\n",
-	       b.reps, std::max(1, b.reps / 2), min_log2, max_log2);
+	printf("timing: EVENT = cudaEvents around each call, median of %d (%d above 2^24) after a\n"
+	       "        checked warm-up; temp storage allocated outside the timing. Also BLOCKING =\n"
+	       "        host wall time (clock_gettime) of call + cudaStreamSynchronize, median of as\n"
+	       "        many; BACK-TO-BACK = %d calls queued, one cudaStreamSynchronize, wall / %d,\n"
+	       "        median of %d rounds. n = 2^%d .. 2^%d\n",
+	       b.reps, std::max(1, b.reps / 2), b.batch, b.batch, kBatchRounds, min_log2, max_log2);
 	printf("GB/s:   minimum bytes the operation must move / time, 1 GB = 1e9 bytes\n");
 	fflush(stdout);
 
@@ -516,12 +575,18 @@ int main(int argc, char **argv)
 		tsv = fopen(tsv_path, "w");
 		if (!tsv)
 			die("cannot write %s", tsv_path);
-		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\n");
+		fprintf(tsv, "device\tbackend\top\ttype\tn\tmedian_ms\tgbps\twall_ms\ttiming\tbatch_ms\n");
 	}
+	// The columns of algorithms-bench's TSV; wall_ms is the blocking call's.
 	auto tsv_row = [&](const char *backend, const char *op, const char *type, size_t n, Row r) {
-		if (tsv && r.ms >= 0)
-			fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\n", prop.name, backend, op, type, n, r.ms,
-			        r.gbps);
+		if (tsv && r.ms >= 0) {
+			fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.4f\t%.6f\tcuda-event\t%.6f\n", prop.name,
+			        backend, op, type, n, r.ms, r.gbps, r.block_ms, r.batch_ms);
+			fflush(tsv);
+		}
+	};
+	auto row = [](Times t, double bytes) {
+		return Row{t.event, bytes / (t.event * 1e-3) / 1e9, t.block, t.batch};
 	};
 
 	// Copy bandwidth: cudaMemcpy and a float4 kernel, read + write bytes.
@@ -530,16 +595,14 @@ int main(int argc, char **argv)
 		size_t n = (size_t)1 << l, n4 = n / 4;
 		unsigned blocks = (unsigned)((n4 + 255) / 256);
 		CUDA_CHECK(cudaMemcpy(b.d_out, b.d_in_f, n * 4, cudaMemcpyDeviceToDevice));
-		double ms = time_ms(b, n, [&] {
+		memcpy_bw[l] = row(time_all(b, n, [&] {
 			CUDA_CHECK(cudaMemcpyAsync(b.d_out, b.d_in_f, n * 4, cudaMemcpyDeviceToDevice));
-		});
-		memcpy_bw[l] = {ms, 8.0 * n / (ms * 1e-3) / 1e9};
+		}), 8.0 * n);
 		copy4<<<blocks, 256>>>((const float4 *)b.d_in_f, (float4 *)b.d_out, n4);
 		CUDA_CHECK(cudaDeviceSynchronize());
-		ms = time_ms(b, n, [&] {
+		kernel_bw[l] = row(time_all(b, n, [&] {
 			copy4<<<blocks, 256>>>((const float4 *)b.d_in_f, (float4 *)b.d_out, n4);
-		});
-		kernel_bw[l] = {ms, 8.0 * n / (ms * 1e-3) / 1e9};
+		}), 8.0 * n);
 		CUDA_CHECK(cudaGetLastError());
 		tsv_row("cuda-memcpy", "copy", "float", n, memcpy_bw[l]);
 		tsv_row("cuda-kernel", "copy", "float", n, kernel_bw[l]);
@@ -549,7 +612,8 @@ int main(int argc, char **argv)
 		if (!in_list(ops, c.group))
 			continue;
 		printf("\n%s %s [%s]  GB/s = (%s) / median cudaEvent time\n", c.op, c.type, c.backend, c.bytes);
-		printf("%10s %10s %10s %10s %10s\n", "n", "GB/s", "median ms", "memcpy", "copy4");
+		printf("%10s %10s %10s %10s %10s %12s %12s %12s\n", "n", "GB/s", "event ms", "memcpy",
+		       "copy4", "blocking ms", "back2back ms", "copy4 block");
 		for (int l = min_log2; l <= max_log2; l++) {
 			size_t n = (size_t)1 << l;
 			if (c.row && n < c.row)
@@ -565,10 +629,11 @@ int main(int argc, char **argv)
 			run_case(b, c, n, false);
 			CUDA_CHECK(cudaDeviceSynchronize());
 			check(b, c, n);
-			double ms = time_ms(b, n, [&] { run_case(b, c, n, false); });
-			Row r{ms, bytes_moved(c, n, b.selected) / (ms * 1e-3) / 1e9};
-			printf("%10zu %10.2f %10.4f %10.2f %10.2f\n", n, r.gbps, r.ms, memcpy_bw[l].gbps,
-			       kernel_bw[l].gbps);
+			Row r = row(time_all(b, n, [&] { run_case(b, c, n, false); }),
+			            bytes_moved(c, n, b.selected));
+			printf("%10zu %10.2f %10.4f %10.2f %10.2f %12.4f %12.4f %12.4f\n", n, r.gbps, r.ms,
+			       memcpy_bw[l].gbps, kernel_bw[l].gbps, r.block_ms, r.batch_ms,
+			       kernel_bw[l].block_ms);
 			fflush(stdout);
 			tsv_row(c.backend, c.op, c.type, n, r);
 		}

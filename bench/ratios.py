@@ -3,15 +3,20 @@
 # SPDX-License-Identifier: MIT
 """Usage: bench/ratios.py CLWARP.tsv [CUB.tsv] [--device SUBSTRING]
 
-Reads rows "device backend op type n median_ms gbps [wall_ms timing]"
-(header optional, several files are concatenated): cub-bench writes the
-first seven columns (cudaEvent time); algorithms-bench all nine, where gbps
-comes from median_ms, timed as `timing` says ("event": OpenCL profiling from
-a marker before the call to the end of its last command, the counterpart of
-cub-bench's cudaEvents; "wall": host wall time of call+clFinish, used where
-the driver's timestamps were unusable), and wall_ms is the wall time. A
-seven-column row from algorithms-bench comes from a version that only had
-wall time. Prints, per operation and type:
+Reads rows "device backend op type n median_ms gbps [wall_ms timing [batch_ms]]"
+(header optional, several files are concatenated). Both programs now write
+all ten: median_ms is the EVENT time (cub-bench: cudaEvents; algorithms-bench:
+OpenCL profiling from a marker before the call to the end of its last
+command, or, timing "wall", the host time of call+clFinish where the
+driver's timestamps were unusable), gbps comes from it; wall_ms is the
+BLOCKING call's host wall time (one call that waits: libclwarp's public
+call with event NULL, CUB's call + cudaStreamSynchronize); batch_ms is
+BACK-TO-BACK, K calls queued, one wait, time / K. Older files: seven
+columns from cub-bench (event time only), nine from algorithms-bench
+(wall_ms then was call+clFinish). A backend written NAME[label]
+(algorithms-bench --label, e.g. another CLWARP_ALGO_TUNING) is compared
+with the copy kernel of its own run, opencl[label]. Prints, per operation
+and type:
 
   n, GB/s of each libclwarp backend, of CUB (device-wide call), of
   cub-kernel (a kernel on CUB's warp/block primitives) and of the host
@@ -23,6 +28,14 @@ NVIDIA). A libclwarp GB/s from wall time, and a ratio with one, is marked
 with CUB's event time at small n. Then, at the largest n of each operation, its GB/s as a share of
 the copy bandwidth measured in the same runs (the OpenCL float4 copy kernel
 of algorithms-bench, and cudaMemcpy of cub-bench).
+
+Then THE THREE MEASURES side by side, native (and labelled runs) against
+CUB: us per call by event time, by blocking call and back to back, each
+with CUB's time / libclwarp's (>= 1: libclwarp as fast or faster; the
+issue's targets read "at least 0.95 of CUB" on one named measure). Then
+SMALL N: each call's time over the copy kernel's of the same run and
+API, by each measure, n up to 2^17 (the target: at most 1.05 from 2^10
+to 2^16, by event time and by blocking call).
 
 Give files of one device (CUDA and OpenCL may spell its name a little
 differently), or pick the rows with --device SUBSTRING.
@@ -36,23 +49,39 @@ LIB_SKIP = {"host", "opencl", "cub", "cub-kernel", "cuda-memcpy", "cuda-kernel"}
 CUDA_NAMES = {"cub", "cub-kernel", "cuda-memcpy", "cuda-kernel"}
 
 
-def load(paths):
-    """Rows (device, backend, op, type, n, ms, gbps, timing)."""
+def base(backend):
+    """A backend's name without its [label]."""
+    return backend.split("[", 1)[0]
+
+
+def label(backend):
+    """"[label]" of NAME[label], "" for NAME."""
+    return backend[len(base(backend)):]
+
+
+def load(paths, measures=None):
+    """Rows (device, backend, op, type, n, ms, gbps, timing); with
+    `measures`, also {(op, type, backend, n): (event, blocking, batch)} in
+    ms (None where the file has no such column)."""
     rows = []
     for path in paths:
         with open(path) as f:
             for line in f:
                 parts = line.rstrip("\n").split("\t")
-                if len(parts) not in (7, 9) or parts[0] == "device":
+                if len(parts) not in (7, 9, 10) or parts[0] == "device":
                     continue
                 dev, backend, op, typ, n, ms, gbps = parts[:7]
-                if len(parts) == 9:
+                if len(parts) >= 9:
                     timing = parts[8]
-                elif backend in CUDA_NAMES:
+                elif base(backend) in CUDA_NAMES:
                     timing = "cuda-event"
                 else:
                     timing = "wall"  # algorithms-bench before it had event timing
                 rows.append((dev, backend, op, typ, int(n), float(ms), float(gbps), timing))
+                if measures is not None:
+                    block = float(parts[7]) if len(parts) >= 9 else None
+                    batch = float(parts[9]) if len(parts) == 10 else None
+                    measures[(op, typ, backend, int(n))] = (float(ms), block, batch)
     return rows
 
 
@@ -74,7 +103,8 @@ def main(argv):
     if not paths:
         sys.stderr.write(__doc__)
         return 2
-    rows = load(paths)
+    measures = {}
+    rows = load(paths, measures)
     if not rows:
         print("ratios: no rows")
         return 1
@@ -97,8 +127,9 @@ def main(argv):
             walls.add((op, typ, backend, n))
         if backend not in backends:
             backends.append(backend)
-    lib = [b for b in backends if b not in LIB_SKIP]
-    lib.sort(key=lambda b: b == "local")  # the native backend first
+    lib = [b for b in backends if base(b) not in LIB_SKIP]
+    # The native backend first, unlabelled runs before labelled ones.
+    lib.sort(key=lambda b: (base(b) == "local", label(b) != ""))
     native = next((b for b in lib if b != "local"), None)
     have_local = "local" in lib
     cubs = [b for b in ("cub", "cub-kernel") if b in backends]
@@ -176,7 +207,80 @@ def main(argv):
                 print(f"copy bandwidth ({h}) at n = {top}: {copy[h][top]:.1f} GB/s (read + write)")
     floors = print_floor(copy_names, copy, times)
     print_above_floor(floors, times, native)
+    if device is not None:
+        measures = {k: v for k, v in measures.items()
+                    if any(r[0] for r in rows if (r[2], r[3], r[1], r[4]) == k)}
+    natives = [b for b in lib if base(b) != "local"] or lib
+    print_three(measures, natives)
+    print_small(measures, lib + [b for b in cubs if b == "cub"])
     return 0
+
+
+MEASURES = ("event", "blocking", "back-to-back")
+
+
+def us(x):
+    return f"{1000.0 * x:8.1f}" if x is not None else f"{'-':>8}"
+
+
+def print_three(measures, natives):
+    """libclwarp (each native run) against CUB by all three measures."""
+    ops = sorted({(o, t) for o, t, b, _ in measures if b == "cub"})
+    if not natives or not ops:
+        return
+    print("\nTHE THREE MEASURES, us per call; ratio = CUB's time / libclwarp's"
+          " (= libclwarp's throughput as a share of CUB's; >= 0.95 is the issue's target)")
+    print("  event = GPU timeline of one call; blocking = host wall time of one call that"
+          " waits for its result;")
+    print("  back-to-back = K calls queued, one wait, time / K")
+    for nat in natives:
+        for op, typ in ops:
+            sizes = sorted({n for o, t, b, n in measures if (o, t, b) == (op, typ, nat)})
+            if not sizes:
+                continue
+            print(f"\n{op} {typ}: {nat} vs cub")
+            print(f"{'n':>10}" + "".join(f" | {m:^28}" for m in MEASURES))
+            print(f"{'':>10}" + " | {:>8} {:>8} {:>10}".format(nat[:8], "cub", "cub/" + nat[:5]) * 3)
+            for n in sizes:
+                a, c = measures[(op, typ, nat, n)], measures.get((op, typ, "cub", n))
+                line = f"{n:>10}"
+                for i in range(3):
+                    x, y = a[i], c[i] if c else None
+                    r = f"{y / x:10.2f}" if x and y else f"{'-':>10}"
+                    line += f" | {us(x)} {us(y)} {r}"
+                print(line)
+
+
+def print_small(measures, backends):
+    """Small n: time over the copy kernel's time in the same run and API."""
+    rows = []
+    for i, b in enumerate(backends):
+        cb = ("cuda-kernel" if base(b) == "cub" else "opencl") + label(b)
+        for (op, typ, bb, n), m in measures.items():
+            if bb != b or op == "copy" or n > 1 << 17:
+                continue
+            c = measures.get(("copy", "float", cb, n))
+            if c:
+                rows.append((op, typ, b, n, m, c, i))
+    # The backends of one (op, type, n) together: the paths side by side.
+    rows.sort(key=lambda r: (r[0], r[1], r[3], r[6]))
+    if not rows:
+        return
+    print("\nSMALL N: time / the copy kernel's time at the same n, same run and API"
+          " (target: <= 1.05 from 2^10 to 2^16,")
+    print("by event time and by blocking call; '!' marks a miss). The copy kernel: OpenCL"
+          " float4 copy through libclwarp")
+    print("for libclwarp backends, the CUDA float4 copy kernel for cub.")
+    print(f"{'op':<26}{'type':<6}{'backend':<22}{'n':>8}" + "".join(f" {m:>13}" for m in MEASURES)
+          + f" {'copy us (ev/blk/b2b)':>24}")
+    for op, typ, b, n, m, c, _ in rows:
+        line = f"{op:<26}{typ:<6}{b:<22}{n:>8}"
+        for i in range(3):
+            r = m[i] / c[i] if m[i] and c[i] else None
+            miss = "!" if r is not None and r > 1.05 and i < 2 and n <= 1 << 16 else " "
+            line += f" {r:12.3f}{miss}" if r is not None else f" {'-':>13}"
+        line += "  " + " / ".join(f"{1000.0 * x:.1f}" if x else "-" for x in c)
+        print(line)
 
 
 def print_floor(copy_names, copy, times):

@@ -19,11 +19,15 @@
 # a marker enqueued just before the call to the end of the call's last
 # command. Both include the first kernel's launch latency and the gaps
 # between kernels, neither the host's wake-up when the work is done. The
-# TSVs' first seven columns are "device backend op type n median_ms gbps";
-# algorithms-bench adds wall_ms (host wall time of call+clFinish, for
-# reference) and timing ("event", or "wall" for a result whose profiling
-# timestamps were unusable: clwarp-gpu.txt marks those '*' and says which
-# method each table uses; so does ratios.txt).
+# TSVs' columns are "device backend op type n median_ms gbps wall_ms
+# timing batch_ms": median_ms is that event time; wall_ms the host wall
+# time of one blocking call, batch_ms back-to-back time per call (K calls
+# queued, one wait), both programs alike; timing is "cuda-event" for
+# cub-bench, "event" for algorithms-bench, or "wall" for a result whose
+# profiling timestamps were unusable (clwarp-gpu.txt marks those '*' and
+# says which method each table uses; so does ratios.txt).
+# bench/run-user-gpu.sh OUTDIR is the shorter job for issue #25: reduce,
+# scan and compaction by all three measures, and the small-n path.
 # Plot afterwards where gnuplot is (plot.sh reads seven-column rows):
 #   bench/plot.sh -o gbps.png clwarp-gpu.tsv cub.tsv
 #

@@ -50,7 +50,17 @@ struct algo_tuning {
 	unsigned sort_pairs_items; /* sort_items for pairs (0: 24 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 20 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: the compiler's choice) */
+	/* Small n in one launch of one work-group, no atomics, no look-back
+	 * (reduce, scan, compact, partition, unique): up to small_n 4-byte
+	 * elements (the same bytes of other types; 0: never), work-groups of
+	 * small_wg, small_vectors vectors per work-item (SMALL_AUTO: by
+	 * device kind, algo_state_get). */
+	unsigned small_n;
+	unsigned small_wg;
+	unsigned small_vectors;
 };
+
+#define SMALL_AUTO 0xffffffffu
 
 /* How the sort's passes find where a tile's keys go (docs/algorithms.md,
  * "Sort"): looking back over the tiles before it (Onesweep), or from
@@ -98,6 +108,7 @@ struct algo_variant {
 				  sort: SORT_ITEMS, keys per work-item */
 	unsigned local_bins;   /* histogram: HIST_LOCAL_BINS, bins counted in local memory */
 	bool sort_wait_free;   /* sort: SORT_WAIT_FREE passes (algorithms.sort_wait_free) */
+	bool small;            /* the one-work-group kernels (ALGO_SMALL) */
 	clwarp_kernel *kernels[ALGO_KERNELS];
 	struct algo_variant *next;
 };
@@ -229,7 +240,9 @@ clwarp_status algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have
 clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 			       const struct backend_config *config, enum algo_kind kind,
 			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
-			       int value_type, struct algo_variant **out);
+			       int value_type, bool small, struct algo_variant **out);
+/* Does a call of `kind` on n elements of `type` take the one-work-group path? */
+bool algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n);
 
 /* src/algo_kinds.c: what differs by kind (shapes, defines). */
 struct strbuf;
@@ -241,7 +254,7 @@ clwarp_status algo_kind_shape(const clwarp_engine *engine, const struct algorith
 /* src/algo_call.c */
 clwarp_status algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine,
 			      enum algo_kind kind, clwarp_type type, clwarp_op op, int inclusive,
-			      const char *predicate, int value_type, const cl_event *event);
+			      const char *predicate, int value_type, size_t n, const cl_event *event);
 clwarp_status algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...);
 clwarp_status algo_call_marker(struct algo_call *c);
 clwarp_status algo_call_copy(struct algo_call *c, cl_mem from, cl_mem to, size_t bytes);

@@ -17,7 +17,7 @@
 clwarp_status
 algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum algo_kind kind,
 		clwarp_type type, clwarp_op op, int inclusive, const char *predicate, int value_type,
-		const cl_event *event)
+		size_t n, const cl_event *event)
 {
 	clwarp_status status;
 
@@ -34,7 +34,7 @@ algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum
 	status = algo_state_get(engine, c->config, &c->a);
 	if (status == CLWARP_OK)
 		status = algo_variant_get(fn, engine, c->a, c->config, kind, type, op, inclusive, predicate,
-					  value_type, &c->v);
+					  value_type, algo_small_fits(c->a, kind, type, n), &c->v);
 	return status;
 }
 

@@ -225,7 +225,7 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 		return status;
 
 	status = algo_call_begin(&c, fn, engine, ALGO_HISTOGRAM, type, CLWARP_OP_ADD, 0, NULL, -1,
-				 event);
+				 n, event);
 	if (status != CLWARP_OK)
 		return algo_call_end(&c, status, event);
 	shared = bins <= c.v->local_bins;

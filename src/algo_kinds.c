@@ -276,10 +276,34 @@ tile_vectors(const struct algo_variant *v, unsigned vectors)
 	return vectors ? vectors : 1;
 }
 
+/* The one-work-group kernels: small_wg x small_vectors, a compaction's
+ * staged tile (and the local backend's scratch) within local memory. */
+static void
+small_shape(const clwarp_engine *engine, const struct algorithms *a,
+	    const struct backend_config *config, struct algo_variant *v)
+{
+	v->wg = a->tuning.small_wg;
+	v->vectors = tile_vectors(v, a->tuning.small_vectors);
+	if (v->kind == ALGO_SCAN || v->kind == ALGO_REDUCE)
+		return;
+	while (v->wg * v->vectors * 16 + v->wg * 8 + 1024 > engine->info.local_mem_size) {
+		if (v->vectors > 1)
+			v->vectors--;
+		else if (v->wg / 2 >= config->warp_size)
+			v->wg /= 2;
+		else
+			break;
+	}
+}
+
 clwarp_status
 algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		const struct backend_config *config, struct algo_variant *v)
 {
+	if (v->small) {
+		small_shape(engine, a, config, v);
+		return CLWARP_OK;
+	}
 	switch (v->kind) {
 	case ALGO_SORT:
 		return sort_shape(engine, a, config, v);

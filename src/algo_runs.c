@@ -68,7 +68,8 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 	if (status != CLWARP_OK)
 		return status;
 
-	status = algo_call_begin(&c, fn, engine, ALGO_RUNS, key_type, op, 0, NULL, value_type, event);
+	status = algo_call_begin(&c, fn, engine, ALGO_RUNS, key_type, op, 0, NULL, value_type, n,
+				 event);
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * algo_kind_vec(c.v);
 		tiles = n ? n / tile + (n % tile != 0) : 1;

@@ -76,7 +76,7 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		return status;
 
 	status = algo_call_begin(&c, fn, engine, ALGO_SORT, key_type, CLWARP_OP_ADD, 0, NULL,
-				 value_type, event);
+				 value_type, n, event);
 	if (status == CLWARP_OK && n <= 1)
 		return algo_call_end(&c, algo_call_marker(&c), event);
 	if (status != CLWARP_OK)

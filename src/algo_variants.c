@@ -57,6 +57,9 @@ static const struct algo_tuning default_tuning = {
 	.sort_pairs_items = 0,
 	.sort_wide_items = 0,
 	.sort_regs = 0,
+	.small_n = SMALL_AUTO,
+	.small_wg = SMALL_AUTO,
+	.small_vectors = SMALL_AUTO,
 };
 
 /* ------------------------------------------------------------ engine state */
@@ -105,6 +108,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
 		/* Registers per work-item of the sort kernels on nv (0: no cap). */
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
+		/* The one-work-group path: 4-byte elements at most (0: never). */
+		{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
+		{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
+		{ "small_vectors", offsetof(struct algo_tuning, small_vectors), 1, 8, false },
 	};
 	const char *p = text;
 
@@ -120,7 +127,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, small_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -152,6 +159,46 @@ fit_work_group(const clwarp_engine *engine, const struct backend_config *config,
 	return CLWARP_OK;
 }
 
+/*
+ * The one-work-group path for small n, by device kind where the tuning
+ * leaves it open. GPUs: work-groups as wide as the device takes (1024 on
+ * NVIDIA), so that one of them has many loads in flight, and 2 vectors
+ * per work-item (a tile of 8192 4-byte elements; twice that in registers
+ * with the next tile's loads); up to 2^14 elements, where on the H100 a
+ * one-launch copy of n elements takes 13-16 us and the look-back calls
+ * took 2.5-6 us more (docs/performance-host.md, "Small n"); not yet
+ * measured on a GPU: bench/run-user-gpu.sh times both paths at each size.
+ * CPUs: one work-group of the usual width, which takes one core, up to
+ * 2^12: on PoCL 3.1 here (2 shared cores) its blocking scans took up to
+ * 1.7x the look-back path's time from 2^11 to 2^14, while its reduce
+ * took 0.6x at 2^13-2^14 (docs/performance-host.md).
+ */
+static void
+small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
+{
+	bool cpu = (engine->info.type & CL_DEVICE_TYPE_CPU) != 0;
+
+	if (t->small_n == SMALL_AUTO)
+		t->small_n = cpu ? 1u << 12 : 1u << 14;
+	if (t->small_wg == SMALL_AUTO)
+		t->small_wg = cpu ? t->wg : 1024;
+	if (t->small_vectors == SMALL_AUTO)
+		t->small_vectors = cpu ? 4 : 2;
+}
+
+/* Small enough for one work-group: the kinds with a *_small kernel (or,
+ * for reduce, a one-work-group launch), up to small_n * 4 bytes. */
+bool
+algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
+{
+	size_t size = algo_types[type].size;  /* the callers checked the type */
+
+	if (kind != ALGO_REDUCE && kind != ALGO_SCAN && kind != ALGO_COMPACT &&
+	    kind != ALGO_PARTITION && kind != ALGO_UNIQUE)
+		return false;
+	return size && a->tuning.small_n && n <= (size_t)a->tuning.small_n * 4 / size;
+}
+
 clwarp_status
 algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	       struct algorithms **out)
@@ -160,7 +207,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	cl_uint zero[16] = { 0 };
 	struct algo_tuning tuning = default_tuning;
 	const char *tuning_text = getenv("CLWARP_ALGO_TUNING");
-	size_t wg = 0, scan_wg = 0, select_wg = 0, runs_wg = 0;
+	size_t wg = 0, scan_wg = 0, select_wg = 0, runs_wg = 0, small_wg = 0;
 	bool nv = config->backend == CLWARP_BACKEND_NV;
 	clwarp_status status = CLWARP_OK;
 	cl_int err;
@@ -188,6 +235,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 		tuning.sort_pairs_items = nv ? 24 : tuning.sort_items ? tuning.sort_items : 16;
 	if (!tuning.sort_wide_items)
 		tuning.sort_wide_items = nv ? 20 : tuning.sort_items ? tuning.sort_items : 16;
+	small_defaults(engine, &tuning);
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.wg, &wg);
 	if (status == CLWARP_OK)
@@ -196,6 +244,8 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 		status = fit_work_group(engine, config, tuning.select_wg, &select_wg);
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.runs_wg, &runs_wg);
+	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.small_wg, &small_wg);
 	if (status != CLWARP_OK)
 		return status;
 	a = calloc(1, sizeof(*a));
@@ -205,6 +255,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	a->tuning.scan_wg = (unsigned)scan_wg;
 	a->tuning.select_wg = (unsigned)select_wg;
 	a->tuning.runs_wg = (unsigned)runs_wg;
+	a->tuning.small_wg = (unsigned)small_wg;
 	a->wg = wg;
 	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),
 			      &a->compute_units, NULL);
@@ -330,6 +381,16 @@ static const char *const kernel_names[][ALGO_KERNELS] = {
 			     "clwarp_histogram_global" },
 };
 
+/* The one-work-group kernels of small variants (ALGO_SMALL); reduce's is
+ * the one kernel, launched as one work-group. */
+static const char *const small_kernel_names[][ALGO_KERNELS] = {
+	[ALGO_REDUCE] = { "clwarp_reduce", NULL },
+	[ALGO_SCAN] = { "clwarp_scan_small", NULL },
+	[ALGO_COMPACT] = { "clwarp_select_small", NULL },
+	[ALGO_PARTITION] = { "clwarp_select_small", NULL },
+	[ALGO_UNIQUE] = { "clwarp_select_small", NULL },
+};
+
 /* The sort's kernels with wait-free passes (SORT_WAIT_FREE in sort.cl). */
 static const char *const sort_wait_free_kernels[ALGO_KERNELS] = {
 	"clwarp_sort_histogram", "clwarp_sort_offsets", "clwarp_sort_pass", "clwarp_sort_count",
@@ -397,6 +458,8 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 		strbuf_puts(out, "#define CLWARP_ALGO_WARP_LOOKBACK 1\n");
 	if (!tuning->packed_lookback)
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
+	if (v->small)
+		strbuf_puts(out, "#define ALGO_SMALL 1\n");
 
 	if (config->backend == CLWARP_BACKEND_NV &&
 	    (v->kind == ALGO_COMPACT || v->kind == ALGO_PARTITION || v->kind == ALGO_RUNS)) {
@@ -422,24 +485,90 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	strbuf_puts(out, kernel_bodies[v->kind]);
 }
 
-/* The kernels of a variant, built once per engine (and cached like user programs). */
+/* Build v's program and kernels; *narrow: a kernel runs fewer than v->wg work-items. */
+static clwarp_status
+variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
+	      const struct backend_config *config, struct algo_variant *v, bool *narrow)
+{
+	const char *const *names = v->small ? small_kernel_names[v->kind] : kernel_names[v->kind];
+	struct strbuf text = { 0 };
+	clwarp_program *program = NULL;
+	char name[64];
+	clwarp_status status;
+
+	*narrow = false;
+	if (v->sort_wait_free)
+		names = sort_wait_free_kernels;
+	variant_source(v, config, &a->tuning, &text);
+	if (text.failed) {
+		strbuf_free(&text);
+		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+	}
+	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[v->kind]);
+	/* A register cap lets more sort work-groups share an SM (nv only:
+	 * NVIDIA's cl_nv_compiler_options). 4-byte keys alone default to 64
+	 * (room for 4 work-groups of 256 an SM), with larger tiles
+	 * (algo_kinds.c, sort_shape); pairs lost 1.4-1.6x with it
+	 * (docs/performance-sort.md, session 12). A small variant's one
+	 * work-group must fit an SM's 65536 registers. */
+	char options[40] = "";
+	unsigned regs = a->tuning.sort_regs;
+	if (!regs && algo_types[v->type].size == 4 && v->value_type < 0)
+		regs = 64;
+	if (v->kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && regs)
+		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", regs);
+	if (v->small && config->backend == CLWARP_BACKEND_NV && v->wg >= 512)
+		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%zu", 65536 / v->wg);
+	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
+			       &program, NULL);
+	strbuf_free(&text);
+	if (status != CLWARP_OK) {
+		char *why = xstrdup(error_message());
+
+		if (v->predicate)
+			set_error(status, "%s: predicate \"%s\" does not compile for %s: %s", fn,
+				  v->predicate, algo_types[v->type].name, why ? why : "");
+		else
+			set_error(status, "%s: building its kernels: %s", fn, why ? why : "");
+		free(why);
+		return status;
+	}
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && names[i]; i++) {
+		size_t max_wg = 0;
+
+		status = kernel_new(program, names[i], &v->kernels[i]);
+		if (status != CLWARP_OK)
+			return status;
+		if (clGetKernelWorkGroupInfo(kernel_cl(v->kernels[i]), engine->device,
+					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
+					     NULL) == CL_SUCCESS &&
+		    max_wg < v->wg) {
+			*narrow = true;
+			return set_error(CLWARP_ERROR_TOO_LARGE,
+					 "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
+					 fn, names[i], max_wg, engine->info.name, v->wg);
+		}
+	}
+	return CLWARP_OK;
+}
+
+/* The kernels of a variant, built once per engine (and cached like user
+ * programs). A small variant whose kernel runs fewer work-items than
+ * small_wg is built again for half as many. */
 clwarp_status
 algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	    const struct backend_config *config, enum algo_kind kind, clwarp_type type,
-	    clwarp_op op, int inclusive, const char *predicate, int value_type,
+	    clwarp_op op, int inclusive, const char *predicate, int value_type, bool small,
 	    struct algo_variant **out)
 {
 	struct algo_variant *v;
-	struct strbuf text = { 0 };
-	clwarp_program *program = NULL;
-	const char *const *names = kernel_names[kind];
-	char name[64];
 	clwarp_status status;
+	bool narrow;
 
 	inclusive = inclusive ? 1 : 0;
 	for (v = a->variants; v; v = v->next) {
 		if (v->kind == kind && v->type == type && v->op == op && v->inclusive == inclusive &&
-		    v->value_type == value_type &&
+		    v->value_type == value_type && v->small == small &&
 		    (v->predicate ? streq(v->predicate, predicate) : !predicate)) {
 			*out = v;
 			return CLWARP_OK;
@@ -455,64 +584,26 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->op = op;
 	v->inclusive = inclusive;
 	v->value_type = value_type;
+	v->small = small;
 	status = algo_kind_shape(engine, a, config, v);
-	if (status != CLWARP_OK)
-		goto fail;
-	if (v->sort_wait_free)
-		names = sort_wait_free_kernels;
-	variant_source(v, config, &a->tuning, &text);
-	if (text.failed) {
-		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
-		goto fail;
-	}
-	snprintf(name, sizeof(name), "clwarp/algorithms/%s.cl", kernel_files[kind]);
-	/* A register cap lets more sort work-groups share an SM (nv only:
-	 * NVIDIA's cl_nv_compiler_options). 4-byte keys alone default to 64
-	 * (room for 4 work-groups of 256 an SM), with larger tiles
-	 * (algo_kinds.c, sort_shape); pairs lost 1.4-1.6x with it
-	 * (docs/performance-sort.md, session 12). */
-	char options[40] = "";
-	unsigned regs = a->tuning.sort_regs;
-	if (!regs && algo_types[type].size == 4 && value_type < 0)
-		regs = 64;
-	if (kind == ALGO_SORT && config->backend == CLWARP_BACKEND_NV && regs)
-		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", regs);
-	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
-			       &program, NULL);
-	if (status != CLWARP_OK) {
-		char *why = xstrdup(error_message());
-
-		if (predicate)
-			set_error(status, "%s: predicate \"%s\" does not compile for %s: %s", fn,
-				  predicate, algo_types[type].name, why ? why : "");
-		else
-			set_error(status, "%s: building its kernels: %s", fn, why ? why : "");
-		free(why);
-		goto fail;
-	}
-	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels) && names[i]; i++) {
-		size_t max_wg = 0;
-
-		status = kernel_new(program, names[i], &v->kernels[i]);
-		if (status != CLWARP_OK)
-			goto fail;
-		if (clGetKernelWorkGroupInfo(kernel_cl(v->kernels[i]), engine->device,
-					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
-					     NULL) == CL_SUCCESS &&
-		    max_wg < v->wg) {
-			status = set_error(CLWARP_ERROR_TOO_LARGE,
-					   "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
-					   fn, names[i], max_wg, engine->info.name, v->wg);
-			goto fail;
+	while (status == CLWARP_OK) {
+		status = variant_build(fn, engine, a, config, v, &narrow);
+		if (status == CLWARP_OK || !small || !narrow || v->wg / 2 < config->warp_size)
+			break;
+		for (size_t i = 0; i < ARRAY_LENGTH(v->kernels); i++) {
+			kernel_free(v->kernels[i]);
+			v->kernels[i] = NULL;
 		}
+		v->wg /= 2;
+		clear_error();
+		status = CLWARP_OK;
 	}
-	strbuf_free(&text);
+	if (status != CLWARP_OK) {
+		variant_free(v);
+		return status;
+	}
 	v->next = a->variants;
 	a->variants = v;
 	*out = v;
 	return CLWARP_OK;
-fail:
-	strbuf_free(&text);
-	variant_free(v);
-	return status;
 }

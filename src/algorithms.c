@@ -192,20 +192,21 @@ algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op o
 		status = algo_check_buffer(fn, engine, result, "result", size);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, -1, event);
+	status = algo_call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, -1, n, event);
 	if (status == CLWARP_OK) {
 		size_t most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
 
-		per_group = c.a->wg * REDUCE_MIN_ITEMS;
+		per_group = c.v->wg * REDUCE_MIN_ITEMS;
 		groups = n / per_group + (n % per_group != 0);
 		if (groups > most)
 			groups = most;
-		if (groups == 0)
+		/* Small n: one work-group, which writes the result itself. */
+		if (groups == 0 || c.v->small)
 			groups = 1;
 		status = algo_temp_reserve(engine, &c.a->partials, &c.a->partials_bytes, groups * size);
 	}
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, groups * c.a->wg, "blbbb", n ? in : result, (cl_ulong)n,
+		status = algo_call_launch(&c, 0, groups * c.v->wg, "blbbb", n ? in : result, (cl_ulong)n,
 				     result, c.a->partials, c.a->counter);
 	return algo_call_end(&c, status, event);
 }
@@ -283,17 +284,22 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 		status = algo_check_buffer(fn, engine, out, "out", bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, -1, event);
+	status = algo_call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, -1, n, event);
 	if (status == CLWARP_OK && n == 0)
 		return algo_call_end(&c, algo_call_marker(&c), event);
+	if (status == CLWARP_OK && !carry) {
+		neutral_carry(type, op, &neutral);
+		carry = &neutral;
+	}
+	if (status == CLWARP_OK && c.v->small) {
+		status = algo_call_launch(&c, 0, c.v->wg, "bblv", in, out, (cl_ulong)n,
+				     (const void *)carry);
+		return algo_call_end(&c, status, event);
+	}
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n / tile + (n % tile != 0);
 		status = algo_lookback_prepare(&c, tiles, size, &epoch);
-	}
-	if (status == CLWARP_OK && !carry) {
-		neutral_carry(type, op, &neutral);
-		carry = &neutral;
 	}
 	if (status == CLWARP_OK)
 		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbluubbbv", in, out, (cl_ulong)n,
@@ -341,7 +347,13 @@ select_call(const char *fn, enum algo_kind kind, bool in_order, clwarp_engine *e
 	}
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, -1, event);
+	status = algo_call_begin(&c, fn, engine, kind, type, CLWARP_OP_ADD, 0, predicate, -1, n, event);
+	/* Small n: one work-group and one launch, partition in order too. */
+	if (status == CLWARP_OK && c.v->small) {
+		status = algo_call_launch(&c, 0, c.v->wg, "bbblu", n ? in : count, n ? out : count, count,
+				     (cl_ulong)n, (cl_uint)(kind == ALGO_PARTITION && in_order));
+		return algo_call_end(&c, status, event);
+	}
 	if (status == CLWARP_OK) {
 		tile = c.v->wg * c.v->vectors * (16 / size);
 		tiles = n ? n / tile + (n % tile != 0) : 1;
@@ -440,7 +452,7 @@ algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 		status = algo_check_buffer(fn, engine, out, "out", out_bytes);
 	if (status != CLWARP_OK)
 		return status;
-	status = algo_call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, -1, event);
+	status = algo_call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, -1, elements, event);
 	if (status == CLWARP_OK && out_bytes == 0)
 		return algo_call_end(&c, algo_call_marker(&c), event);
 	if (status == CLWARP_OK) {

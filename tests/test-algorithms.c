@@ -29,5 +29,6 @@ main(void)
 	add_thread_tests(tc);
 	/* Last, so that the tests before keep their CLWARP_TEST_SHARD halves. */
 	add_narrow_select_tests(tc);
+	add_small_tests(tc);
 	return test_main(s);
 }

@@ -287,5 +287,6 @@ void add_select_tests(TCase *tc);            /* test-algorithms-select.c */
 void add_row_tests(TCase *tc);               /* test-algorithms-rows.c */
 void add_thread_tests(TCase *tc);            /* test-algorithms-calls.c */
 void add_narrow_select_tests(TCase *tc);     /* test-algorithms-select.c */
+void add_small_tests(TCase *tc);             /* test-algorithms-small.c */
 
 #endif

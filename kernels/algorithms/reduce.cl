@@ -51,7 +51,8 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 		s = OP(s, in[nv * VEC + gid]);
 
 	s = block_reduce(s, sm, CLWARP_WARP_ARG);
-	/* One work-group (n up to WG * 16): no partials, no ticket. */
+	/* One work-group (n up to WG * 16, or small n: ALGO_SMALL's wider
+	 * work-group, src/algorithms.c): no partials, no ticket. */
 	if (groups == 1) {
 		if (lid == 0)
 			result[0] = s;

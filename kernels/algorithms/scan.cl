@@ -2,7 +2,9 @@
  * decoupled look-back (see common.cl). Defines from the library, beyond
  * common.cl's: INCLUSIVE (scan), PRED_KIND 1 = compact, 2 = partition
  * with clwarp_pred(x) the user's predicate, 3 = unique: the heads of runs
- * of equal keys (select). */
+ * of equal keys (select); ALGO_SMALL for the one-work-group kernels
+ * (*_small), which walk the tiles in order with a running carry instead
+ * of the look-back, and take the place of the others in that build. */
 
 DEFINE_LOAD_TILE(load_tile, T, T_VEC)
 
@@ -10,6 +12,29 @@ DEFINE_LOAD_TILE(load_tile, T, T_VEC)
 DEFINE_BLOCK_SCAN(block_scan, T, OP, ID, WARP_SCAN_EXCL, ITEMS_K, VEC)
 DEFINE_LOOKBACK(lookback, T, OP, ID, WARP_REDUCE)
 
+/* Tile `base` of the scan, with `prefix` before it, to out. */
+CLWARP_INLINE void scan_store(global T *out, ulong base, ulong n, const T *a, T prefix)
+{
+	if (base + TILE <= n) {
+		global T_VEC *v = (global T_VEC *)(out + base);
+		for (uint k = 0; k < ITEMS_K; k++) {
+			T r[VEC];
+			for (uint c = 0; c < VEC; c++)
+				r[c] = OP(prefix, a[k * VEC + c]);
+			v[tile_offset(k) / VEC] = VEC_JOIN(r);
+		}
+	} else {
+		for (uint k = 0; k < ITEMS_K; k++) {
+			ulong o = base + tile_offset(k);
+			for (uint c = 0; c < VEC; c++) {
+				if (o + c < n)
+					out[o + c] = OP(prefix, a[k * VEC + c]);
+			}
+		}
+	}
+}
+
+#ifndef ALGO_SMALL
 /* `carry` comes before in[0], as if it were in[-1]: a device group's scan
  * passes the slices before this one (src/group_algo.c); one device passes
  * a carry that changes nothing (src/algorithms.c, neutral_carry). Tile 0
@@ -33,24 +58,29 @@ __kernel void clwarp_scan(global const T *in, global T *out, ulong n, uint tiles
 	T prefix = lookback(tile, aggregate, epoch, words, slots, &prefix_shared, CLWARP_WARP_ARG);
 	if (tile == 0)
 		prefix = carry;
-	if (base + TILE <= n) {
-		global T_VEC *v = (global T_VEC *)(out + base);
-		for (uint k = 0; k < ITEMS_K; k++) {
-			T r[VEC];
-			for (uint c = 0; c < VEC; c++)
-				r[c] = OP(prefix, a[k * VEC + c]);
-			v[tile_offset(k) / VEC] = VEC_JOIN(r);
-		}
-	} else {
-		for (uint k = 0; k < ITEMS_K; k++) {
-			ulong o = base + tile_offset(k);
-			for (uint c = 0; c < VEC; c++) {
-				if (o + c < n)
-					out[o + c] = OP(prefix, a[k * VEC + c]);
-			}
-		}
+	scan_store(out, base, n, a, prefix);
+}
+#else
+/* Small n: one work-group scans tile after tile, `carry` (as above) the
+ * running prefix; the next tile's loads are in flight during this one's
+ * block scan. No atomics, no look-back, one launch. */
+__kernel void clwarp_scan_small(global const T *in, global T *out, ulong n, T carry)
+{
+	local T sm[WARPS];
+	T a[ITEMS], next[ITEMS];
+
+	load_tile(in, 0, n, (T)(ID), a, CLWARP_WARP_ARG);
+	for (ulong base = 0; base < n; base += TILE) {
+		if (base + TILE < n)
+			load_tile(in, base + TILE, n, (T)(ID), next, CLWARP_WARP_ARG);
+		T aggregate = block_scan(a, INCLUSIVE, sm, CLWARP_WARP_ARG);
+		scan_store(out, base, n, a, carry);
+		carry = OP(carry, aggregate);
+		for (uint i = 0; i < ITEMS; i++)
+			a[i] = next[i];
 	}
 }
+#endif
 #endif
 
 #ifdef PRED_KIND
@@ -105,6 +135,68 @@ CLWARP_INLINE uint block_count_chunks(uint selected, uint *chunk, local uint *sm
 	return total;
 }
 
+/* The selection of a tile loaded by load_tile: bit k * VEC + c of the
+ * result is set where element (k, c) is selected, of *in_range where it
+ * lies below n. */
+CLWARP_INLINE uint select_flags(global const T *in, ulong base, ulong n, const T *a,
+				uint *in_range)
+{
+	uint selected = 0, valid_bits = 0;
+#if PRED_KIND == 3
+	uint heads = tile_heads(in, base, n, a);
+#endif
+	for (uint k = 0; k < ITEMS_K; k++) {
+		ulong o = base + tile_offset(k);
+		for (uint c = 0; c < VEC; c++) {
+			uint valid = o + c < n;
+#if PRED_KIND == 3
+			uint s = (heads >> (k * VEC + c)) & 1u;
+#else
+			uint s = valid && clwarp_pred(a[k * VEC + c]);
+#endif
+			selected |= s << (k * VEC + c);
+			valid_bits |= valid << (k * VEC + c);
+		}
+	}
+	*in_range = valid_bits;
+	return selected;
+}
+
+/* Stage a ranked tile in local memory: the selected elements in order,
+ * for partition the rejected ones after them. `first` is this
+ * work-item's first element in the tile (tile_offset(0)), taken before
+ * the ranking's barriers (see clwarp_select). */
+CLWARP_INLINE void select_stage(local T *stage, const T *a, uint selected, uint in_range,
+				const uint *chunk, uint first, uint tile_count)
+{
+	for (uint i = 0; i < ITEMS; i++) {
+		uint pos = first + (i / VEC) * (CLWARP_WARP_SIZE * VEC) + i % VEC;
+		uint r = chunk[i / VEC] + popcount(selected & VEC_BITS_BEFORE(i / VEC, i % VEC));
+		if ((selected >> i) & 1u)
+			stage[r] = a[i];
+#if PRED_KIND == 2
+		else if ((in_range >> i) & 1u)
+			stage[tile_count + pos - r] = a[i];
+#endif
+	}
+}
+
+/* A staged tile to out, `before` elements selected before it: coalesced
+ * stores; partition's rejected elements from the end of `out` backwards. */
+CLWARP_INLINE void select_store(global T *out, local const T *stage, ulong n, ulong base,
+				uint before, uint tile_count)
+{
+	for (uint i = get_local_id(0); i < tile_count; i += WG)
+		out[before + i] = stage[i];
+#if PRED_KIND == 2
+	ulong valid = n - base < TILE ? n - base : TILE;
+	ulong rejected_before = base - before;
+	for (uint i = tile_count + get_local_id(0); i < valid; i += WG)
+		out[n - 1 - (rejected_before + (i - tile_count))] = stage[i];
+#endif
+}
+
+#ifndef ALGO_SMALL
 /*
  * Compaction, partition and unique. Each tile counts its selected elements,
  * ranks them with a block scan, and stages them in local memory in
@@ -125,7 +217,7 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	local uint tile_shared;
 	T a[ITEMS];
 	uint chunk[ITEMS_K];
-	uint selected = 0, in_range = 0;
+	uint in_range;
 
 	uint tile = take_tile(counter, tiles, &tile_shared);
 	ulong base = (ulong)tile * TILE;
@@ -137,45 +229,14 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	 * that lost such a value). */
 	uint first = (uint)tile_offset(0);
 	load_tile(in, base, n, (T)0, a, CLWARP_WARP_ARG);
-#if PRED_KIND == 3
-	uint heads = tile_heads(in, base, n, a);
-#endif
-	for (uint k = 0; k < ITEMS_K; k++) {
-		ulong o = base + tile_offset(k);
-		for (uint c = 0; c < VEC; c++) {
-			uint valid = o + c < n;
-#if PRED_KIND == 3
-			uint s = (heads >> (k * VEC + c)) & 1u;
-#else
-			uint s = valid && clwarp_pred(a[k * VEC + c]);
-#endif
-			selected |= s << (k * VEC + c);
-			in_range |= valid << (k * VEC + c);
-		}
-	}
+	uint selected = select_flags(in, base, n, a, &in_range);
 	uint tile_count = block_count_chunks(selected, chunk, sm, CLWARP_WARP_ARG);
 	lookback_count_announce(tile, tile_count, epoch, words, slots);
-	for (uint i = 0; i < ITEMS; i++) {
-		uint pos = first + (i / VEC) * (CLWARP_WARP_SIZE * VEC) + i % VEC;
-		uint r = chunk[i / VEC] + popcount(selected & VEC_BITS_BEFORE(i / VEC, i % VEC));
-		if ((selected >> i) & 1u)
-			stage[r] = a[i];
-#if PRED_KIND == 2
-		else if ((in_range >> i) & 1u)
-			stage[tile_count + pos - r] = a[i];
-#endif
-	}
+	select_stage(stage, a, selected, in_range, chunk, first, tile_count);
 	uint before = lookback_count(tile, tile_count, epoch, words, slots, &prefix_shared,
 				     CLWARP_WARP_ARG);
 	/* lookback_count ends with a barrier: the stage is complete. */
-	for (uint i = get_local_id(0); i < tile_count; i += WG)
-		out[before + i] = stage[i];
-#if PRED_KIND == 2
-	ulong valid = n - base < TILE ? n - base : TILE;
-	ulong rejected_before = base - before;
-	for (uint i = tile_count + get_local_id(0); i < valid; i += WG)
-		out[n - 1 - (rejected_before + (i - tile_count))] = stage[i];
-#endif
+	select_store(out, stage, n, base, before, tile_count);
 	if (tile == tiles - 1 && get_local_id(0) == 0)
 		count[0] = before + tile_count;
 }
@@ -192,4 +253,50 @@ __kernel void clwarp_reverse_tail(global T *out, global const uint *count, ulong
 		out[n - 1 - i] = x;
 	}
 }
+#else
+/* Small n: one work-group selects tile after tile, the count so far
+ * giving each tile's place, as the scan above; the next tile's loads are
+ * in flight during this one's ranking. With `reverse` (clwarp_partition)
+ * it then puts the rejected elements in order itself: one launch. */
+__kernel void clwarp_select_small(global const T *in, global T *out, global uint *count, ulong n,
+				  uint reverse)
+{
+	local T stage[TILE];
+	local uint sm[WARPS];
+	T a[ITEMS], next[ITEMS];
+	uint chunk[ITEMS_K];
+	uint in_range, before = 0;
+	uint first = (uint)tile_offset(0);
+
+	load_tile(in, 0, n, (T)0, a, CLWARP_WARP_ARG);
+	for (ulong base = 0; base < n; base += TILE) {
+		if (base + TILE < n)
+			load_tile(in, base + TILE, n, (T)0, next, CLWARP_WARP_ARG);
+		uint selected = select_flags(in, base, n, a, &in_range);
+		/* Its barriers also keep this stage from the last tile's stores. */
+		uint tile_count = block_count_chunks(selected, chunk, sm, CLWARP_WARP_ARG);
+		select_stage(stage, a, selected, in_range, chunk, first, tile_count);
+		barrier(CLK_LOCAL_MEM_FENCE);
+		select_store(out, stage, n, base, before, tile_count);
+		before += tile_count;
+		for (uint i = 0; i < ITEMS; i++)
+			a[i] = next[i];
+	}
+	if (get_local_id(0) == 0)
+		count[0] = before;
+#if PRED_KIND == 2
+	/* This work-group's own stores: a global fence at the barrier makes
+	 * them visible to its other work-items. */
+	if (reverse) {
+		barrier(CLK_GLOBAL_MEM_FENCE);
+		ulong swaps = (n - before) / 2;
+		for (ulong i = get_local_id(0); i < swaps; i += WG) {
+			T x = out[before + i];
+			out[before + i] = out[n - 1 - i];
+			out[n - 1 - i] = x;
+		}
+	}
+#endif
+}
+#endif
 #endif
