@@ -84,7 +84,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *part[PARTS];
 	size_t len[PARTS], n;
-	struct source_rewrite rewrite = { false, 0 };
+	struct source_rewrite rewrite = { 0 };
 	struct file_stamps stamps = { 0 };
 	struct source_result result;
 	clwarp_status status;
@@ -94,6 +94,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0 || names_special_file(data, size))
 		return 0;
 	rewrite.add_scratch_arg = data[0] & 1;
+	rewrite.scratch_for_block_sync = data[0] & 4;
 	rewrite.reqd_sub_group_size = data[0] & 2 ? 32 : 0;
 	n = fuzz_split(data + 1, size - 1, 0x01, part, len, PARTS);
 	for (size_t i = 1; i < n; i++) {
