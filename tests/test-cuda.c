@@ -63,49 +63,20 @@ warpSize_of(clwarp_engine *e)
 	return warp;
 }
 
+/* tests/NAME, built on every backend (OpenCL C 1.2). */
 static clwarp_program *
-build(clwarp_engine *e, const char *options, clwarp_status *st, char **log)
+build_program(clwarp_engine *e, const char *name)
 {
-	char *path = source_path("cuda-semantics.cl");
+	char *path = source_path(name);
 	clwarp_program *prog = NULL;
 	clwarp_build_info info;
+	clwarp_status st;
 
-	*st = clwarp_program_build_file(e, path, options, &prog, &info);
-	*log = NULL;
-	if (*st != CLWARP_OK) {
-		size_t size = strlen(clwarp_last_error()) + (info.log ? strlen(info.log) : 0) + 2;
-
-		*log = malloc(size);
-		snprintf(*log, size, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
-	}
+	st = clwarp_program_build_file(e, path, NULL, &prog, &info);
+	ck_assert_msg(st == CLWARP_OK, "building %s: %s\n%s", path, clwarp_last_error(),
+		      info.log ? info.log : "");
 	clwarp_build_info_clear(&info);
 	free(path);
-	return prog;
-}
-
-/* khr and intel have __syncthreads_count only with OpenCL C 2.0 work-group
- * functions (docs/porting-cuda.md); there the build without it is kept
- * and the test says so. nv and local must have it. */
-static clwarp_program *
-build_program(clwarp_engine *e, int *has_count)
-{
-	clwarp_backend backend;
-	unsigned warp;
-	clwarp_status st;
-	char *log;
-	clwarp_program *prog;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
-	prog = build(e, "", &st, &log);
-	*has_count = st == CLWARP_OK;
-	if (st != CLWARP_OK && (backend == CLWARP_BACKEND_KHR || backend == CLWARP_BACKEND_INTEL) &&
-	    strstr(log, "__syncthreads_count/_and/_or need")) {
-		fprintf(stderr, "%s: __syncthreads_count/_and/_or not checked: %s\n",
-			clwarp_backend_name(backend), "no OpenCL C 2.0 work-group functions here");
-		free(log);
-		prog = build(e, "-DCW_NO_SYNCTHREADS_COUNT", &st, &log);
-	}
-	ck_assert_msg(st == CLWARP_OK, "building tests/cuda-semantics.cl: %s", log ? log : "");
 	return prog;
 }
 
@@ -176,7 +147,7 @@ check_shuffles(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally 
 }
 
 static void
-check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, int has_count, struct tally *tl)
+check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally *tl)
 {
 	clwarp_kernel *k = NULL;
 	int p[CS_N], x[CS_N];
@@ -208,8 +179,6 @@ check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, int has_count, s
 		launch(k, 1, &n, &n);
 		ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, sizeof(out), out));
 		for (int f = 0; f < CS_VOTE_FIELDS; f++) {
-			if (!has_count && f >= 14 && f <= 16)
-				continue;
 			for (int i = 0; i < CS_N; i++) {
 				int64_t want = cs_vote_model(f, (int)W, pat, i), got = out[f * CS_N + i];
 
@@ -289,17 +258,168 @@ START_TEST(test_header_vs_model)
 	struct tally tl = { 0 };
 	clwarp_backend backend;
 	unsigned W;
-	int has_count;
 	char what[96];
 	clwarp_program *prog;
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &W));
-	prog = build_program(e, &has_count);
+	prog = build_program(e, "cuda-semantics.cl");
 	check_shuffles(e, prog, W, &tl);
-	check_votes(e, prog, W, has_count, &tl);
+	check_votes(e, prog, W, &tl);
 	check_names(e, prog, &tl);
 	snprintf(what, sizeof(what), "<clwarp/cuda.h> on %s, W = %u", clwarp_backend_name(backend), W);
 	tally_assert(&tl, what);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Block shapes for test_block_votes: sizes that are not multiples of any
+ * W among them, and 2-D ones (whose rows intel's sub-groups follow). */
+static const size_t vote_shapes[][2] = {
+	{ 1, 1 }, { 7, 1 }, { 32, 1 }, { 48, 1 }, { 64, 1 }, { 100, 1 }, { 256, 1 }, { 1024, 1 },
+	{ 12, 4 }, { 5, 3 },
+};
+
+#define VOTE_PATTERNS 6
+
+/* Pattern k's predicate for work-item t of a block of n, grid id g: none,
+ * all (values other than 1), only the last, all but the first, a hash, odd t. */
+static int
+vote_pred(int k, size_t n, size_t t, size_t g)
+{
+	uint32_t h = (uint32_t)g * 2654435761u;
+
+	switch (k) {
+	case 0: return 0;
+	case 1: return (int)(g % 5) + 1;
+	case 2: return t == n - 1 ? -3 : 0;
+	case 3: return t == 0 ? 0 : (int)(g % 3) - 4;
+	case 4: return (h >> 13) & 1 ? (int)(g % 9) - 4 : 0;
+	default: return (int)(t % 2);
+	}
+}
+
+/* __syncthreads_count/_and/_or against a count of each block's
+ * predicates, value by value, on every shape that fits the device and 3 or
+ * 3 x 2 blocks, with the barrier each of them is. */
+static void
+check_block_votes(clwarp_engine *e, struct tally *tl)
+{
+	clwarp_program *prog = build_program(e, "cuda-block-votes.cl");
+	size_t max_items = clwarp_engine_device_info(e)->max_work_group_size;
+	clwarp_kernel *k = NULL;
+
+	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "block_votes", &k));
+	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 2);	/* the scratch stays hidden */
+	for (size_t s = 0; s < sizeof(vote_shapes) / sizeof(vote_shapes[0]); s++) {
+		size_t bx = vote_shapes[s][0], by = vote_shapes[s][1], n = bx * by;
+		unsigned dims = by > 1 ? 2 : 1;
+		size_t gx = 3, gy = dims == 2 ? 2 : 1, blocks = gx * gy, items = blocks * n;
+		size_t global[2] = { gx * bx, gy * by }, local[2] = { bx, by };
+		int *pred, *out;
+		cl_mem bp, bout;
+
+		if (n > max_items) {
+			fprintf(stderr, "block votes: a block of %zu x %zu is over the device's %zu; not run\n",
+				bx, by, max_items);
+			continue;
+		}
+		pred = malloc(items * sizeof(int));
+		out = malloc(items * 5 * sizeof(int));
+		bp = buffer(e, items * sizeof(int), NULL);
+		bout = buffer(e, items * 5 * sizeof(int), NULL);
+		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bp));
+		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, bout));
+		for (int pat = 0; pat < VOTE_PATTERNS; pat++) {
+			for (size_t g = 0; g < items; g++)
+				pred[g] = vote_pred(pat, n, g % n, g);
+			ck_assert_clwarp_ok(clwarp_buffer_write(e, bp, 0, items * sizeof(int), pred));
+			memset(out, 0xa5, items * 5 * sizeof(int));
+			ck_assert_clwarp_ok(clwarp_buffer_write(e, bout, 0, items * 5 * sizeof(int), out));
+			launch(k, dims, global, local);
+			ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, items * 5 * sizeof(int), out));
+			for (size_t g = 0; g < items; g++) {
+				size_t first = g - g % n, c = 0;
+				long want[5];
+
+				for (size_t i = first; i < first + n; i++)
+					c += pred[i] != 0;
+				want[0] = (long)c;
+				want[1] = c == n;
+				want[2] = c != 0;
+				want[3] = (long)c + 1000 * (long)(n - c);
+				want[4] = (long)(first + n - 1 - g % n);
+				for (int f = 0; f < 5; f++) {
+					static const char *const names[] = { "__syncthreads_count", "__syncthreads_and",
+						"__syncthreads_or", "two counts in a helper", "__shared__ across them" };
+
+					tl->checked++;
+					if (out[5 * g + f] != want[f])
+						mismatch(tl, "block %zu x %zu, pattern %d, work-item %zu: %s gave %d, want %ld",
+							 bx, by, pat, g, names[f], out[5 * g + f], want[f]);
+				}
+			}
+		}
+		clReleaseMemObject(bp);
+		clReleaseMemObject(bout);
+		free(pred);
+		free(out);
+	}
+	clwarp_kernel_free(k);
+}
+
+START_TEST(test_block_votes)
+{
+	clwarp_engine *e = engine_new(forced_widths[_i]);
+	struct tally tl = { 0 };
+	clwarp_backend backend;
+	unsigned W;
+	char what[96];
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &W));
+	check_block_votes(e, &tl);
+	snprintf(what, sizeof(what), "__syncthreads_count/_and/_or on %s, W = %u", clwarp_backend_name(backend), W);
+	tally_assert(&tl, what);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* A program that names a block vote only in a #define or a -D option gets
+ * the scratch too (khr and intel give it only where the text names one). */
+START_TEST(test_block_votes_named_indirectly)
+{
+	static const char *const text[2] = {
+		"#include <clwarp/cuda.h>\n#define ANY(p) __syncthreads_or(p)\n"
+		"__global__ void k(global int *o) { o[threadIdx.x] = ANY(o[threadIdx.x]); }\n",
+		"#include <clwarp/cuda.h>\n"
+		"__global__ void k(global int *o) { o[threadIdx.x] = VOTE(o[threadIdx.x]); }\n",
+	};
+	static const char *const options[2] = { NULL, "-DVOTE=__syncthreads_count" };
+	static const int want[2] = { 1, 2 };
+	clwarp_engine *e = engine_new(0);
+	size_t n = 8;
+
+	for (int i = 0; i < 2; i++) {
+		int v[8] = { 0, 0, 3, 0, 0, 0, -1, 0 };
+		clwarp_program *prog = NULL;
+		clwarp_kernel *k = NULL;
+		clwarp_build_info info;
+		clwarp_status st;
+		cl_mem b;
+
+		st = clwarp_program_build_source(e, text[i], "indirect.cl", options[i], &prog, &info);
+		ck_assert_msg(st == CLWARP_OK, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
+		clwarp_build_info_clear(&info);
+		ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
+		ck_assert_uint_eq(clwarp_kernel_arg_count(k), 1);
+		b = buffer(e, sizeof(v), v);
+		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, b));
+		launch(k, 1, &n, &n);
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, b, 0, sizeof(v), v));
+		for (int j = 0; j < 8; j++)
+			ck_assert_msg(v[j] == want[i], "program %d, work-item %d: got %d, want %d", i, j, v[j], want[i]);
+		clReleaseMemObject(b);
+		clwarp_kernel_free(k);
+	}
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -449,7 +569,10 @@ main(void)
 	if (test_wanted("test_model_vs_cuda"))
 		tcase_add_test(tc, test_model_vs_cuda);
 	if (test_wanted("test_header_vs_model"))
-		tcase_add_loop_test(tc, test_header_vs_model, 0,
-				    (int)(sizeof(forced_widths) / sizeof(forced_widths[0])));
+		tcase_add_loop_test(tc, test_header_vs_model, 0, (int)(sizeof(forced_widths) / sizeof(forced_widths[0])));
+	if (test_wanted("test_block_votes_named_indirectly"))
+		tcase_add_test(tc, test_block_votes_named_indirectly);
+	if (test_wanted("test_block_votes"))
+		tcase_add_loop_test(tc, test_block_votes, 0, (int)(sizeof(forced_widths) / sizeof(forced_widths[0])));
 	return test_main(s);
 }
