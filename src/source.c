@@ -39,6 +39,7 @@ struct expander {
 	uint64_t types_named;
 	bool block_sync;            /* user code (not a served header) names a block vote */
 	unsigned serving;           /* inside a served header */
+	bool cuda;                  /* <clwarp/cuda.h> came: C++ functional casts are rewritten */
 	struct kernel_macros macros; /* names #defined to `kernel` */
 	struct file_stamps *stamps; /* NULL: none wanted */
 };
@@ -251,6 +252,7 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	ex->serving++;
 	status = expand(ex, text, served_name, NULL, NULL, depth + 1);
 	ex->serving--;
+	ex->cuda = true;
 	if (status != CLWARP_OK)
 		return status;
 	if (ex->out->len && ex->out->data[ex->out->len - 1] != '\n')
@@ -285,6 +287,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	int paren_depth = 0, brace_depth = 0;
 	enum kernel_state ks = KS_NONE;
 	bool prev_is_name = false;    /* the previous token was an identifier that may name a function */
+	char last = ';';              /* the previous token's last character; `return` is '=' */
+	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
 	size_t params_start = 0;
 	clwarp_status status;
 
@@ -408,16 +412,29 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				p++;
 			strbuf_append(out, start, (size_t)(p - start));
 			prev_is_name = false;
+			last = c;
 			continue;
 		}
 		if (is_ident_start(c)) {
-			const char *start = p;
+			const char *start = p, *q;
 			size_t len;
+			bool cast;
 
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
+			for (q = p; *q == ' ' || *q == '\t'; q++)
+				;
+			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
+			 * before '(': after an operator, `=`, `return`, `?`, a
+			 * conditional's `:` or `[` (not after `(` or `,`, where it
+			 * may be a declarator). No C program changes meaning. */
+			cast = ex->cuda && *q == '(' && strchr("=?+-*/%&|^<>!~[", last) &&
+			       source_is_cast_type(start, len);
+			strbuf_puts(out, cast ? "(" : "");
 			strbuf_append(out, start, len);
+			strbuf_puts(out, cast ? ")" : "");
+			last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
 			ex->types_named |= source_type_bits(start, len);
@@ -482,6 +499,17 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		default:
 			strbuf_append(out, p++, 1);
 			break;
+		}
+		/* A conditional's `:` counts as its `?`; a label's or a
+		 * bit-field's does not. */
+		if (c == '?')
+			open_ternaries++;
+		if (c == ';' || c == '{' || c == '}')
+			open_ternaries = 0;
+		last = c;
+		if (c == ':' && open_ternaries > 0) {
+			open_ternaries--;
+			last = '?';
 		}
 		prev_is_name = false;
 	}

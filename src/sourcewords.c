@@ -55,6 +55,19 @@ source_is_block_sync(const char *name, size_t len)
 	return false;
 }
 
+bool
+source_is_cast_type(const char *name, size_t len)
+{
+	static const char *const names[] = { "int", "float", "double", "char", "short", "long",
+		"unsigned", "signed", "bool", "half", "uint", "uchar", "ushort", "ulong", "size_t" };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	}
+	return false;
+}
+
 uint64_t
 source_words_in(const char *p, const char *end, bool *block_sync)
 {

@@ -28,6 +28,9 @@ uint64_t source_type_bits(const char *name, size_t len);
  * khr and intel (source.h, scratch_for_block_sync)? */
 bool source_is_block_sync(const char *name, size_t len);
 
+/* Is it a scalar type that a C++ functional cast names, `int(x)`? */
+bool source_is_cast_type(const char *name, size_t len);
+
 /* source_type_bits of every identifier in [p, end), and whether one is a
  * block vote (*block_sync set, never cleared): directive lines and -D
  * values name them too (#define VEC float4, -DT=int4, #define COUNT
