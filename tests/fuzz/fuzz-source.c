@@ -12,7 +12,8 @@
  * (raw bytes, NULs included) become dir/a.h, dir/sub/b.h and dir/inc/c.h,
  * and the options say -I dir/inc; a part left out is a missing file. FLAGS
  * (the first byte) picks the backend's rewrite: bit 0 the local backend's
- * scratch parameter, bit 1 a sub-group width pin.
+ * scratch parameter, bit 1 a sub-group width pin, bit 2 khr's and intel's
+ * scratch for programs that name __syncthreads_count/_and/_or.
  *
  * The expander may inline up to MAX_INCLUDE_COUNT (10000) files: tens of
  * megabytes from a few kilobytes that include each other over and over,
