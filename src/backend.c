@@ -71,13 +71,16 @@ types_prelude(uint64_t types_named, struct strbuf *out)
 }
 
 void
-backend_prelude(const struct backend_config *config, uint64_t types_named, struct strbuf *out)
+backend_prelude(const struct backend_config *config, uint64_t types_named, bool scratch_arg,
+		struct strbuf *out)
 {
 	static const char *const macro[] = { "", "KHR", "INTEL", "NV", "LOCAL" };
 	const char *body = clwarp_kernel_warp_local;
 
 	strbuf_printf(out, "#define CLWARP 1\n#define CLWARP_BACKEND_%s 1\n#define CLWARP_WARP_SIZE %u\n",
 		      macro[config->backend], config->warp_size);
+	if (scratch_arg)
+		strbuf_puts(out, "#define CLWARP_SCRATCH_ARG 1\n");
 	if (config->fp64)
 		strbuf_puts(out, "#define CLWARP_HAS_FP64 1\n");
 	if (config->fp16)
@@ -141,6 +144,8 @@ backend_source_rewrite(const struct backend_config *config, struct source_rewrit
 {
 	memset(rewrite, 0, sizeof(*rewrite));
 	rewrite->add_scratch_arg = config->backend == CLWARP_BACKEND_LOCAL;
+	rewrite->scratch_for_block_sync = config->backend == CLWARP_BACKEND_KHR ||
+					  config->backend == CLWARP_BACKEND_INTEL;
 	/* A native width has no pin: the compiler's own choice, checked per launch. */
 	if ((config->backend == CLWARP_BACKEND_KHR && !config->native) ||
 	    config->backend == CLWARP_BACKEND_INTEL)

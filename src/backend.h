@@ -16,8 +16,10 @@
 clwarp_status backend_resolve(clwarp_engine *engine, const struct backend_config **config);
 
 /* Append the macros and the backend's warp library to a program's text;
- * types_named: source_result's, the extension types the program names. */
-void backend_prelude(const struct backend_config *config, uint64_t types_named, struct strbuf *out);
+ * types_named and scratch_arg: source_result's (the extension types the
+ * program names; its kernels take the hidden scratch). */
+void backend_prelude(const struct backend_config *config, uint64_t types_named, bool scratch_arg,
+		     struct strbuf *out);
 
 /* Warp sort and exchange (kernels/warp/sort.cl), appended after the prelude
  * only where the program's text or options name them. */
@@ -32,7 +34,7 @@ clwarp_status backend_from_name(const char *name, clwarp_backend *out);
 /* What the backend needs changed in kernel signatures. */
 void backend_source_rewrite(const struct backend_config *config, struct source_rewrite *rewrite);
 
-/* Bytes of the hidden scratch argument for a work-group of `items` (local backend). */
+/* Bytes of the hidden scratch argument for a work-group of `items`. */
 size_t backend_scratch_bytes(const struct backend_config *config, size_t items);
 
 #endif

@@ -41,6 +41,7 @@ struct clwarp_program {
 	size_t kernel_count;
 	struct backend_config config;
 	bool uses_warp;          /* the source names warp_* functions */
+	bool scratch_arg;        /* its kernels end with the hidden scratch parameter (source.h) */
 	struct clwarp_program *next;
 };
 

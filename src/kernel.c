@@ -105,7 +105,7 @@ kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 		return set_cl_error(err, "clCreateKernel");
 	}
 	k->arg_count = args;
-	if (program->config.backend == CLWARP_BACKEND_LOCAL && args > 0)
+	if (program->scratch_arg && args > 0)
 		k->arg_count = args - 1;
 	k->args_unset = k->arg_count;
 	if (k->arg_count && !(k->arg_set = calloc(k->arg_count, sizeof(*k->arg_set)))) {
@@ -354,14 +354,17 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 		status = check_local_size(kernel, dims, local, &items);
 		if (status != CLWARP_OK)
 			return status;
-		if (prog->config.backend == CLWARP_BACKEND_LOCAL) {
+		if (prog->scratch_arg) {
 			size_t bytes = backend_scratch_bytes(&prog->config,
 							     items ? items : engine->info.max_work_group_size);
 
 			if (bytes > engine->info.local_mem_size)
 				return set_error(CLWARP_ERROR_TOO_LARGE,
-						 "the local backend needs %zu bytes of local memory per work-group; the device has %llu",
-						 bytes, (unsigned long long)engine->info.local_mem_size);
+						 "the %s backend needs %zu bytes of local memory per work-group%s; the device has %llu",
+						 backend_name(prog->config.backend), bytes,
+						 prog->config.backend == CLWARP_BACKEND_LOCAL ? "" :
+						 " (for __syncthreads_count/_and/_or)",
+						 (unsigned long long)engine->info.local_mem_size);
 			err = clSetKernelArg(kernel->kernel, kernel->arg_count, bytes, NULL);
 			if (err != CL_SUCCESS)
 				return set_cl_error(err, "setting the warp scratch argument");

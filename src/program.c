@@ -325,7 +325,7 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	if (status != CLWARP_OK)
 		return status;
 
-	backend_prelude(config, src.types_named, &full);
+	backend_prelude(config, src.types_named, src.scratch_arg, &full);
 	if (backend_wants_sort(src.text.data, options))
 		backend_prelude_sort(&full);
 	strbuf_puts(&full, "#line 1 \"");
@@ -362,6 +362,7 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	memcpy(prog->key, key, 32);
 	prog->config = *config;
 	prog->uses_warp = src.uses_warp;
+	prog->scratch_arg = src.scratch_arg;
 
 	prog->program = use_disk ? load_from_disk(engine, key, opts.data) : NULL;
 	if (prog->program) {

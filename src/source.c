@@ -11,6 +11,7 @@
 
 #include "error.h"
 #include "kernelmacro.h"
+#include "sourcewords.h"
 #include "warpctx.h"
 #include "kernels_embedded.h"
 
@@ -25,6 +26,7 @@
 
 struct expander {
 	const struct source_rewrite *rewrite;
+	bool scratch;               /* kernels get the hidden scratch parameter */
 	struct strbuf *out;
 	char **include_dirs;
 	size_t include_dir_count;
@@ -35,6 +37,9 @@ struct expander {
 	bool kernel_without_params;
 	unsigned kernel_count;
 	uint64_t types_named;
+	bool block_sync;            /* user code (not a served header) names a block vote */
+	unsigned serving;           /* inside a served header */
+	bool cuda;                  /* <clwarp/cuda.h> came: C++ functional casts are rewritten */
 	struct kernel_macros macros; /* names #defined to `kernel` */
 	struct file_stamps *stamps; /* NULL: none wanted */
 };
@@ -62,70 +67,6 @@ emit_line_marker(struct strbuf *out, unsigned line, const char *name)
 	strbuf_printf(out, "#line %u \"", line);
 	strbuf_put_quoted(out, name);
 	strbuf_puts(out, "\"\n");
-}
-
-static bool
-is_ident_start(char c)
-{
-	return isalpha((unsigned char)c) || c == '_';
-}
-
-static bool
-is_ident_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_';
-}
-
-#define ELEMENT_NAME(name) #name,
-static const char *const element_names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
-#undef ELEMENT_NAME
-
-/* The source_result.types_named bits of one identifier: an element type
- * or a vector of it. "char" and "short" also stand for their unsigned
- * forms, which "unsigned char" spells. */
-static uint64_t
-type_bits(const char *name, size_t len)
-{
-	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
-
-	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
-		size_t n = strlen(element_names[e]);
-		char digits[8];
-
-		if (len < n || len > n + 2 || strncmp(name, element_names[e], n) != 0)
-			continue;
-		if (len == n)
-			return SOURCE_TYPE_BIT(e, 0) | ((e == 0 || e == 2) ? SOURCE_TYPE_BIT(e + 1, 0) : 0);
-		memcpy(digits, name + n, len - n);
-		digits[len - n] = '\0';
-		for (unsigned k = 0; k < ARRAY_LENGTH(widths); k++) {
-			char want[8];
-			snprintf(want, sizeof(want), "%u", widths[k]);
-			if (strcmp(digits, want) == 0)
-				return SOURCE_TYPE_BIT(e, k + 1);
-		}
-	}
-	return 0;
-}
-
-/* type_bits of every identifier in [p, end): directive lines and -D
- * values name types too (#define VEC float4, -DT=int4). */
-static uint64_t
-type_bits_in(const char *p, const char *end)
-{
-	uint64_t bits = 0;
-
-	while (p < end) {
-		if (is_ident_start(*p)) {
-			const char *start = p;
-			while (p < end && is_ident_char(*p))
-				p++;
-			bits |= type_bits(start, (size_t)(p - start));
-		} else {
-			p++;
-		}
-	}
-	return bits;
 }
 
 static char *
@@ -308,7 +249,10 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 				 "%s:%u: more than %d #includes in one program (a header included "
 				 "over and over?)", name, line, MAX_INCLUDE_COUNT);
 	emit_line_marker(ex->out, 1, served_name);
+	ex->serving++;
 	status = expand(ex, text, served_name, NULL, NULL, depth + 1);
+	ex->serving--;
+	ex->cuda = true;
 	if (status != CLWARP_OK)
 		return status;
 	if (ex->out->len && ex->out->data[ex->out->len - 1] != '\n')
@@ -343,6 +287,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	int paren_depth = 0, brace_depth = 0;
 	enum kernel_state ks = KS_NONE;
 	bool prev_is_name = false;    /* the previous token was an identifier that may name a function */
+	char last = ';';              /* the previous token's last character; `return` is '=' */
+	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
 	size_t params_start = 0;
 	clwarp_status status;
 
@@ -375,7 +321,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				}
 				p++;
 			}
-			ex->types_named |= type_bits_in(start, p);
+			bool named = false;
+
+			ex->types_named |= source_words_in(start, p, &named);
+			ex->block_sync |= named && !ex->serving;
 			status = kernel_macros_directive(&ex->macros, q, p);
 			if (status != CLWARP_OK)
 				return status;
@@ -463,19 +412,33 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				p++;
 			strbuf_append(out, start, (size_t)(p - start));
 			prev_is_name = false;
+			last = c;
 			continue;
 		}
 		if (is_ident_start(c)) {
-			const char *start = p;
+			const char *start = p, *q;
 			size_t len;
+			bool cast;
 
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
+			for (q = p; *q == ' ' || *q == '\t'; q++)
+				;
+			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
+			 * before '(': after an operator, `=`, `return`, `?`, a
+			 * conditional's `:` or `[` (not after `(` or `,`, where it
+			 * may be a declarator). No C program changes meaning. */
+			cast = ex->cuda && *q == '(' && strchr("=?+-*/%&|^<>!~[", last) &&
+			       source_is_cast_type(start, len);
+			strbuf_puts(out, cast ? "(" : "");
 			strbuf_append(out, start, len);
+			strbuf_puts(out, cast ? ")" : "");
+			last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
-			ex->types_named |= type_bits(start, len);
+			ex->types_named |= source_type_bits(start, len);
+			ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
 			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
 			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
 			if ((kernel_macros_is_kernel(&ex->macros, start, len) ||
@@ -505,9 +468,9 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		case ')':
 			paren_depth--;
 			if (ks == KS_IN_PARAMS && paren_depth == 0) {
-				if (!ex->rewrite->add_scratch_arg && params_are_empty(out, params_start))
+				if (!ex->scratch && params_are_empty(out, params_start))
 					ex->kernel_without_params = true;
-				if (ex->rewrite->add_scratch_arg) {
+				if (ex->scratch) {
 					if (params_are_empty(out, params_start)) {
 						strbuf_truncate(out, params_start);
 						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
@@ -537,24 +500,39 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			strbuf_append(out, p++, 1);
 			break;
 		}
+		/* A conditional's `:` counts as its `?`; a label's or a
+		 * bit-field's does not. */
+		if (c == '?')
+			open_ternaries++;
+		if (c == ';' || c == '{' || c == '}')
+			open_ternaries = 0;
+		last = c;
+		if (c == ':' && open_ternaries > 0) {
+			open_ternaries--;
+			last = '?';
+		}
 		prev_is_name = false;
 	}
 	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
 }
 
-clwarp_status
-source_expand(const char *text, const char *name, const char *dir, const char *options,
-	      const struct source_rewrite *rewrite, struct file_stamps *stamps,
-	      struct source_result *result)
+/* One expansion of the program; `scratch`: kernels get the hidden scratch parameter. */
+static clwarp_status
+expand_program(const char *text, const char *name, const char *dir, const char *options,
+	       const struct source_rewrite *rewrite, bool scratch, struct file_stamps *stamps,
+	       struct source_result *result)
 {
 	struct expander ex = { 0 };
+	enum warpctx_mode mode = !scratch ? WARPCTX_CHECK :
+				 rewrite->add_scratch_arg ? WARPCTX_LOCAL : WARPCTX_SCRATCH;
 	clwarp_status status;
 
 	memset(result, 0, sizeof(*result));
 	ex.rewrite = rewrite;
+	ex.scratch = scratch;
 	ex.stamps = stamps;
 	if (options)
-		ex.types_named |= type_bits_in(options, options + strlen(options));
+		ex.types_named |= source_words_in(options, options + strlen(options), &ex.block_sync);
 	ex.out = &result->text;
 	status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
@@ -562,11 +540,13 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 	/* After the includes, so the call graph spans every file; on every
 	 * backend, so a program that cannot be rewritten fails everywhere. */
 	if (status == CLWARP_OK)
-		status = warpctx_rewrite(&result->text, name, rewrite->add_scratch_arg);
+		status = warpctx_rewrite(&result->text, name, mode);
 	result->uses_warp = ex.uses_warp;
 	result->kernel_without_params = ex.kernel_without_params;
 	result->kernel_count = ex.kernel_count;
 	result->types_named = ex.types_named;
+	result->names_block_sync = ex.block_sync;
+	result->scratch_arg = scratch;
 	for (size_t i = 0; i < ex.include_dir_count; i++)
 		free(ex.include_dirs[i]);
 	free(ex.include_dirs);
@@ -576,6 +556,26 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 	kernel_macros_free(&ex.macros);
 	if (status != CLWARP_OK)
 		source_result_free(result);
+	return status;
+}
+
+clwarp_status
+source_expand(const char *text, const char *name, const char *dir, const char *options,
+	      const struct source_rewrite *rewrite, struct file_stamps *stamps,
+	      struct source_result *result)
+{
+	clwarp_status status;
+
+	status = expand_program(text, name, dir, options, rewrite, rewrite->add_scratch_arg, stamps,
+				result);
+	/* Whether a program names a block vote is known once every include is
+	 * in; such a program is expanded again, with the scratch. The first
+	 * pass stamped every file read. */
+	if (status == CLWARP_OK && rewrite->scratch_for_block_sync && !result->scratch_arg &&
+	    result->names_block_sync) {
+		source_result_free(result);
+		status = expand_program(text, name, dir, options, rewrite, true, NULL, result);
+	}
 	return status;
 }
 

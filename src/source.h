@@ -13,10 +13,14 @@
 /* What the active warp backend needs changed in every kernel signature. */
 struct source_rewrite {
 	bool add_scratch_arg;          /* local backend: append the hidden scratch parameter */
+	/* khr, intel: the same, but only in a program whose code names
+	 * <clwarp/cuda.h>'s __syncthreads_count, _and or _or (their warps meet
+	 * in it); helpers that take CLWARP_WARP_PARAM get it as on local. */
+	bool scratch_for_block_sync;
 	unsigned reqd_sub_group_size;  /* khr backend: pin the sub-group width; 0 = leave alone */
 };
 
-/* The hidden parameter the local backend appends to each kernel. */
+/* The hidden parameter appended to each kernel (source_rewrite). */
 #define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
 
 /*
@@ -42,6 +46,8 @@ struct source_result {
 	struct strbuf text;    /* the expanded, rewritten source with #line markers */
 	bool uses_warp;        /* the code names a warp_* identifier */
 	bool kernel_without_params; /* a kernel declares no parameters (after the rewrite) */
+	bool scratch_arg;      /* every kernel ends with the hidden scratch parameter */
+	bool names_block_sync; /* the code names __syncthreads_count/_and/_or */
 	unsigned kernel_count;
 	uint64_t types_named;  /* SOURCE_TYPE_BIT(e, k): the source names that type */
 };

@@ -208,7 +208,8 @@ rewrite_calls(struct ctx *c, struct toks *ts)
 			continue;
 		s = &c->syms[t[i].sym];
 		if (s->ctx && call) {
-			add_edit(c, t[i + 1].off + 1, 0, empty ? SCRATCH : SCRATCH ", ");
+			if (!(c->mode == WARPCTX_SCRATCH && (s->kinds & SYM_OP)))
+				add_edit(c, t[i + 1].off + 1, 0, empty ? SCRATCH : SCRATCH ", ");
 		} else if (s->ctx) {
 			ws_fail(c, &t[i], "function `%.*s` calls warp functions and is named here other than "
 			     "in a direct call (a macro's argument?), so the engine cannot pass it the "
@@ -336,11 +337,12 @@ analyse(struct ctx *c)
 }
 
 clwarp_status
-warpctx_rewrite(struct strbuf *text, const char *name, bool apply)
+warpctx_rewrite(struct strbuf *text, const char *name, enum warpctx_mode mode)
 {
 	struct ctx c = { 0 };
 	clwarp_status status = CLWARP_OK;
 
+	c.mode = mode;
 	c.text = text->data ? text->data : "";
 	c.name = name;
 	if (PUSH(&c, c.files, c.nfiles, c.cap_files)) {
@@ -353,7 +355,7 @@ warpctx_rewrite(struct strbuf *text, const char *name, bool apply)
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	else if (c.error)
 		status = CLWARP_ERROR_BUILD;
-	else if (apply)
+	else if (mode != WARPCTX_CHECK)
 		apply_edits(&c, text);
 	if (status == CLWARP_OK && c.failed)
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");

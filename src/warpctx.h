@@ -22,12 +22,20 @@
  * it last.
  *
  * `text` is the expanded program with its #line markers; `name` is the file
- * its first line belongs to. The analysis runs whatever `apply` says, so a
- * program that cannot be rewritten fails on every backend with one message
+ * its first line belongs to. The analysis runs in every mode, so a program
+ * that cannot be rewritten fails on every backend with one message
  * (CLWARP_ERROR_BUILD) naming the function and its file:line; the text is
- * changed only when `apply` (the local backend). No newline is added or
+ * changed only in the two modes that apply it. No newline is added or
  * removed, so every line keeps its number.
  */
-clwarp_status warpctx_rewrite(struct strbuf *text, const char *name, bool apply);
+enum warpctx_mode {
+	WARPCTX_CHECK,    /* analyse only: the kernels get no scratch */
+	WARPCTX_LOCAL,    /* the local backend: every function above */
+	/* khr and intel with a scratch (source.h): the same, except that the
+	 * operators' functions are the backend's own, without the context */
+	WARPCTX_SCRATCH,
+};
+
+clwarp_status warpctx_rewrite(struct strbuf *text, const char *name, enum warpctx_mode mode);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "util.h"
+#include "warpctx.h"
 
 #define SCRATCH "__clwarp_scratch"
 #define DEFINE_OP "CLWARP_DEFINE_WARP_OP"
@@ -65,6 +66,7 @@ struct edit {
 };
 
 struct ctx {
+	enum warpctx_mode mode;
 	const char *text;
 	const char *name;
 	struct toks top, mac;

@@ -1,8 +1,6 @@
 /* Kernels of tests/test-cuda.c: every macro of <clwarp/cuda.h>, through the
  * CUDA names alone, on one work-group of 64 (a CUDA block of 64). Lane l's
- * shuffle operand is a + b * l; width 0 asks for the forms without a width.
- * -DCW_NO_SYNCTHREADS_COUNT leaves out __syncthreads_count/_and/_or (khr and
- * intel without OpenCL C 2.0 work-group functions). */
+ * shuffle operand is a + b * l; width 0 asks for the forms without a width. */
 #include <clwarp/cuda.h>
 
 #define FULL 0xffffffffu
@@ -60,11 +58,9 @@ __global__ void votes(global const int *p, global const int *x, global const uin
 	out[11 * N + i] = __reduce_and_sync(FULL, uv);
 	out[12 * N + i] = __reduce_or_sync(FULL, uv);
 	out[13 * N + i] = __reduce_xor_sync(FULL, uv);
-#ifndef CW_NO_SYNCTHREADS_COUNT
 	out[14 * N + i] = __syncthreads_count(pr);
 	out[15 * N + i] = __syncthreads_and(pr);
 	out[16 * N + i] = __syncthreads_or(pr);
-#endif
 	out[17 * N + i] = warpSize;
 	out[18 * N + i] = (long)__ballot(pr);
 	out[19 * N + i] = __any(pr);

@@ -6,7 +6,7 @@
 #include <inttypes.h>
 
 #include "cuda-semantics.h"
-#include "warp-reference.h"
+#include "test-cuda.h"
 
 /*
  * Every shuffle (the _sync forms and the ones before CUDA 9) with every
@@ -20,111 +20,13 @@
  * of tests/cuda-semantics.cu on an NVIDIA GPU, when that file exists;
  * without it test_model_vs_cuda says so and checks nothing.
  *
+ * test-cuda-block.c adds the block votes on blocks of every size and shape,
+ * and the C++ functional casts.
+ *
  * Environment: CLWARP_BACKEND, CLWARP_SOURCE_ROOT, CLWARP_TEST_DATA.
  */
 
 #define SHFL_FIELDS 16
-
-static char *
-source_path(const char *name)
-{
-	char *path = malloc(4096);
-	const char *root = getenv("CLWARP_SOURCE_ROOT");
-
-	snprintf(path, 4096, "%s/tests/%s", root && *root ? root : ".", name);
-	ck_assert_msg(access(path, R_OK) == 0, "%s not found: set CLWARP_SOURCE_ROOT", path);
-	return path;
-}
-
-/* The default engine, or local at warp_size when warp_size is not 0. */
-static clwarp_engine *
-engine_new(unsigned warp_size)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-
-	clwarp_engine_options_init(&o);
-	if (warp_size) {
-		o.backend = CLWARP_BACKEND_LOCAL;
-		o.warp_size = warp_size;
-	}
-	o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
-	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
-	return e;
-}
-
-static unsigned
-warpSize_of(clwarp_engine *e)
-{
-	clwarp_backend backend;
-	unsigned warp;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
-	return warp;
-}
-
-static clwarp_program *
-build(clwarp_engine *e, const char *options, clwarp_status *st, char **log)
-{
-	char *path = source_path("cuda-semantics.cl");
-	clwarp_program *prog = NULL;
-	clwarp_build_info info;
-
-	*st = clwarp_program_build_file(e, path, options, &prog, &info);
-	*log = NULL;
-	if (*st != CLWARP_OK) {
-		size_t size = strlen(clwarp_last_error()) + (info.log ? strlen(info.log) : 0) + 2;
-
-		*log = malloc(size);
-		snprintf(*log, size, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
-	}
-	clwarp_build_info_clear(&info);
-	free(path);
-	return prog;
-}
-
-/* khr and intel have __syncthreads_count only with OpenCL C 2.0 work-group
- * functions (docs/porting-cuda.md); there the build without it is kept
- * and the test says so. nv and local must have it. */
-static clwarp_program *
-build_program(clwarp_engine *e, int *has_count)
-{
-	clwarp_backend backend;
-	unsigned warp;
-	clwarp_status st;
-	char *log;
-	clwarp_program *prog;
-
-	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
-	prog = build(e, "", &st, &log);
-	*has_count = st == CLWARP_OK;
-	if (st != CLWARP_OK && (backend == CLWARP_BACKEND_KHR || backend == CLWARP_BACKEND_INTEL) &&
-	    strstr(log, "__syncthreads_count/_and/_or need")) {
-		fprintf(stderr, "%s: __syncthreads_count/_and/_or not checked: %s\n",
-			clwarp_backend_name(backend), "no OpenCL C 2.0 work-group functions here");
-		free(log);
-		prog = build(e, "-DCW_NO_SYNCTHREADS_COUNT", &st, &log);
-	}
-	ck_assert_msg(st == CLWARP_OK, "building tests/cuda-semantics.cl: %s", log ? log : "");
-	return prog;
-}
-
-static cl_mem
-buffer(clwarp_engine *e, size_t bytes, const void *data)
-{
-	cl_mem m = NULL;
-
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m));
-	return m;
-}
-
-static void
-launch(clwarp_kernel *k, unsigned dims, const size_t *global, const size_t *local)
-{
-	clwarp_status st = clwarp_kernel_launch(k, dims, global, local, NULL);
-
-	ck_assert_msg(st == CLWARP_OK, "launch: %s", clwarp_last_error());
-}
 
 static void
 check_shuffles(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally *tl)
@@ -176,7 +78,7 @@ check_shuffles(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally 
 }
 
 static void
-check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, int has_count, struct tally *tl)
+check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally *tl)
 {
 	clwarp_kernel *k = NULL;
 	int p[CS_N], x[CS_N];
@@ -208,8 +110,6 @@ check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, int has_count, s
 		launch(k, 1, &n, &n);
 		ck_assert_clwarp_ok(clwarp_buffer_read(e, bout, 0, sizeof(out), out));
 		for (int f = 0; f < CS_VOTE_FIELDS; f++) {
-			if (!has_count && f >= 14 && f <= 16)
-				continue;
 			for (int i = 0; i < CS_N; i++) {
 				int64_t want = cs_vote_model(f, (int)W, pat, i), got = out[f * CS_N + i];
 
@@ -280,23 +180,19 @@ check_names(clwarp_engine *e, clwarp_program *prog, struct tally *tl)
 	free(mirror);
 }
 
-/* The engine's backend (0), then local at W = 1, 16, 64. */
-static const unsigned forced_widths[] = { 0, 1, 16, 64 };
-
 START_TEST(test_header_vs_model)
 {
 	clwarp_engine *e = engine_new(forced_widths[_i]);
 	struct tally tl = { 0 };
 	clwarp_backend backend;
 	unsigned W;
-	int has_count;
 	char what[96];
 	clwarp_program *prog;
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &W));
-	prog = build_program(e, &has_count);
+	prog = build_program(e, "cuda-semantics.cl");
 	check_shuffles(e, prog, W, &tl);
-	check_votes(e, prog, W, has_count, &tl);
+	check_votes(e, prog, W, &tl);
 	check_names(e, prog, &tl);
 	snprintf(what, sizeof(what), "<clwarp/cuda.h> on %s, W = %u", clwarp_backend_name(backend), W);
 	tally_assert(&tl, what);
@@ -449,7 +345,7 @@ main(void)
 	if (test_wanted("test_model_vs_cuda"))
 		tcase_add_test(tc, test_model_vs_cuda);
 	if (test_wanted("test_header_vs_model"))
-		tcase_add_loop_test(tc, test_header_vs_model, 0,
-				    (int)(sizeof(forced_widths) / sizeof(forced_widths[0])));
+		tcase_add_loop_test(tc, test_header_vs_model, 0, FORCED_WIDTHS);
+	cuda_add_block_tests(tc, test_wanted);
 	return test_main(s);
 }

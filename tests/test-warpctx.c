@@ -8,15 +8,15 @@
 
 #include "warpctx.h"
 
-/* The rewrite of `in` for the local backend (apply) or only its check. */
+/* The rewrite of `in` in one mode (warpctx.h). */
 static char *
-rewrite(const char *in, bool apply, clwarp_status expect)
+rewrite(const char *in, enum warpctx_mode mode, clwarp_status expect)
 {
 	struct strbuf sb = { 0 };
 	clwarp_status s;
 
 	strbuf_puts(&sb, in);
-	s = warpctx_rewrite(&sb, "main.cl", apply);
+	s = warpctx_rewrite(&sb, "main.cl", mode);
 	ck_assert_msg(s == expect, "status %d, expected %d: %s", s, expect, clwarp_last_error());
 	return strbuf_steal(&sb);
 }
@@ -31,16 +31,23 @@ newlines(const char *s)
 	return n;
 }
 
-/* The output, the same for "not applied" as the input, and every line kept. */
+/* The output on local, the same on khr and intel with a scratch (text
+ * without CLWARP_DEFINE_WARP_OP), the input when only checked, and every
+ * line kept. */
 static void
 check_rewrite(const char *in, const char *expect)
 {
-	char *out = rewrite(in, true, CLWARP_OK);
+	char *out = rewrite(in, WARPCTX_LOCAL, CLWARP_OK);
 
 	ck_assert_str_eq(out, expect);
 	ck_assert_uint_eq(newlines(out), newlines(in));
 	free(out);
-	out = rewrite(in, false, CLWARP_OK);
+	if (!strstr(in, "CLWARP_DEFINE_WARP_OP")) {
+		out = rewrite(in, WARPCTX_SCRATCH, CLWARP_OK);
+		ck_assert_str_eq(out, expect);
+		free(out);
+	}
+	out = rewrite(in, WARPCTX_CHECK, CLWARP_OK);
 	ck_assert_str_eq(out, in);
 	free(out);
 }
@@ -49,10 +56,10 @@ check_rewrite(const char *in, const char *expect)
 static void
 check_error(const char *in, const char *message)
 {
-	free(rewrite(in, true, CLWARP_ERROR_BUILD));
-	ck_assert_str_eq(clwarp_last_error(), message);
-	free(rewrite(in, false, CLWARP_ERROR_BUILD));
-	ck_assert_str_eq(clwarp_last_error(), message);
+	for (int mode = WARPCTX_CHECK; mode <= WARPCTX_SCRATCH; mode++) {
+		free(rewrite(in, (enum warpctx_mode)mode, CLWARP_ERROR_BUILD));
+		ck_assert_str_eq(clwarp_last_error(), message);
+	}
 }
 
 #define P "local ulong *__clwarp_scratch"
@@ -244,6 +251,22 @@ START_TEST(test_define_warp_op)
 }
 END_TEST
 
+/* On khr and intel the operator's functions are the backend's, without the
+ * context: only the helper and the kernel take the scratch. */
+START_TEST(test_define_warp_op_scratch)
+{
+	char *out = rewrite("CLWARP_DEFINE_WARP_OP(affine, ulong, AFFINE, 1ul)\n"
+			    "ulong r(ulong v) { return warp_reduce_affine(v); }\n"
+			    "kernel void k(global ulong *a, " P ") { a[0] = r(a[0]) + warp_reduce_affine(a[1], 4u); }\n",
+			    WARPCTX_SCRATCH, CLWARP_OK);
+
+	ck_assert_str_eq(out, "CLWARP_DEFINE_WARP_OP(affine, ulong, AFFINE, 1ul)\n"
+			 "ulong r(" P ", ulong v) { return warp_reduce_affine(v); }\n"
+			 "kernel void k(global ulong *a, " P ") { a[0] = r(__clwarp_scratch, a[0]) + warp_reduce_affine(a[1], 4u); }\n");
+	free(out);
+}
+END_TEST
+
 START_TEST(test_kernel_calls)
 {
 	/* The kernel rewrite appends the scratch to every kernel: calls pass it last. */
@@ -345,6 +368,7 @@ main(void)
 	tcase_add_test(tc, test_overloads);
 	tcase_add_test(tc, test_comments_and_strings);
 	tcase_add_test(tc, test_define_warp_op);
+	tcase_add_test(tc, test_define_warp_op_scratch);
 	tcase_add_test(tc, test_kernel_calls);
 	tcase_add_test(tc, test_file_scope_is_not_a_call);
 	tcase_add_test(tc, test_error_pasted_name);

@@ -35,7 +35,8 @@
  * Every thread sums a grid-stride slice of in, each warp reduces its sums with
  * __shfl_down, and lane 0 of each warp adds the warp's total to out. The code
  * below is the original's but for the kernel's pointer parameters, which
- * need an address space, and one C++ cast (docs/porting-cuda.md). 2 blocks of 256 over 1000
+ * need an address space (docs/porting-cuda.md); the engine reads its C++
+ * cast int(0) as (int)(0). 2 blocks of 256 over 1000
  * values; out starts at 0 (the original's cudaMemsetAsync). */
 //! run: -g 512 -l 256 -a int[1000]=(i*7)%11-3 -a out:int[1]=fill(0) -a int:1000
 //! expect[0]: 2001
@@ -50,7 +51,7 @@ int warpReduceSum(int val) {
 }
 
 __global__ void device_reduce_warp_atomic_kernel(global int *in, global int* out, int N) {
-  int sum=0; // clwarp: int(0), a C++ functional cast, is not C
+  int sum=int(0);
   for(int i=blockIdx.x*blockDim.x+threadIdx.x;i<N;i+=blockDim.x*gridDim.x) {
     sum+=in[i];
   }

@@ -77,8 +77,15 @@ CLWARP_INLINE uint clwarp_linear_local_size(void)
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 #endif
 
+/* A program that names <clwarp/cuda.h>'s __syncthreads_count/_and/_or
+ * gets the local backend's scratch (source.h), and its helpers with it. */
+#ifdef CLWARP_SCRATCH_ARG
+#define CLWARP_WARP_PARAM local ulong *__clwarp_scratch
+#define CLWARP_WARP_ARG __clwarp_scratch
+#else
 #define CLWARP_WARP_PARAM int __clwarp_unused_ctx
 #define CLWARP_WARP_ARG 0
+#endif
 
 CLWARP_INLINE uint warp_size(void) { return CLWARP_WARP_SIZE; }
 CLWARP_INLINE uint warp_lane_id(void) { return get_sub_group_local_id(); }

@@ -147,10 +147,12 @@ CLWARP_INLINE uint clwarp_cuda_xor_src(uint lane, uint mask, uint width) CLWARP_
 #define __syncthreads() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
 
 /* __syncthreads_count/_and/_or: a barrier that counts the work-group's
- * non-zero predicates. nv has it in PTX (bar.red, CUDA's own), local
- * counts in its scratch; khr and intel have no memory of their own for it
- * and use OpenCL C 2.0's work-group reduction where the device compiles
- * it, else a use fails the build. */
+ * non-zero predicates. nv has it in PTX (bar.red, CUDA's own). local and,
+ * in a program that names one of the three, khr and intel have the hidden
+ * scratch (CLWARP_SCRATCH_ARG), where a local atomic counts: any block
+ * size and shape, OpenCL C 1.2. Not the sub-groups: PoCL 6.0 gets a
+ * partial last one wrong (its reduction reads lanes past the work-group's
+ * end, and get_num_sub_groups() rounds down). */
 #if defined(CLWARP_BACKEND_NV)
 CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
 {
@@ -159,29 +161,31 @@ CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
 		: "=r"(r) : "r"(pred) : "memory");
 	return r;
 }
-#elif defined(CLWARP_BACKEND_LOCAL)
+#elif defined(CLWARP_BACKEND_LOCAL) || defined(CLWARP_SCRATCH_ARG)
 CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
 {
-	uint n = clwarp_linear_local_size(), count = 0u;
+	local uint *count = (local uint *)__clwarp_scratch;
+	uint r;
 
-	/* Every warp call ends with a barrier, so the scratch is free here. */
-	__clwarp_scratch[clwarp_linear_local_id()] = pred != 0;
-	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-	for (uint i = 0u; i < n; i++)
-		count += (uint)__clwarp_scratch[i];
+	/* Whatever used the scratch last (a warp call on local, or this)
+	 * ended with a barrier, so it is free here. */
+	if (clwarp_linear_local_id() == 0u)
+		*count = 0u;
 	barrier(CLK_LOCAL_MEM_FENCE);
-	return (int)count;
-}
-#elif __OPENCL_C_VERSION__ >= 200 && (__OPENCL_C_VERSION__ < 300 || defined(__opencl_c_work_group_collective_functions))
-CLWARP_INLINE int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred)
-{
+	if (pred != 0)
+		atomic_inc(count);
 	barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
-	return work_group_reduce_add(pred != 0);
+	r = *count;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return (int)r;
 }
 #else
+/* khr and intel give the scratch to a program whose text names
+ * __syncthreads_count, _and or _or; one that makes the name otherwise
+ * (## pasting) has none. */
 int clwarp_cuda_syncthreads_count(CLWARP_WARP_PARAM, int pred) __attribute__((unavailable(
-	"<clwarp/cuda.h>: __syncthreads_count/_and/_or need the nv or local backend, or OpenCL C 2.0 "
-	"work-group functions (docs/porting-cuda.md)")));
+	"<clwarp/cuda.h>: __syncthreads_count/_and/_or: write the name out; the engine gives the "
+	"work-group scratch they need to programs whose text names them (docs/porting-cuda.md)")));
 #endif
 #define __syncthreads_count(pred) clwarp_cuda_syncthreads_count(CLWARP_WARP_ARG, (pred))
 #define __syncthreads_and(pred) \

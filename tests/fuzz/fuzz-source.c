@@ -12,7 +12,8 @@
  * (raw bytes, NULs included) become dir/a.h, dir/sub/b.h and dir/inc/c.h,
  * and the options say -I dir/inc; a part left out is a missing file. FLAGS
  * (the first byte) picks the backend's rewrite: bit 0 the local backend's
- * scratch parameter, bit 1 a sub-group width pin.
+ * scratch parameter, bit 1 a sub-group width pin, bit 2 khr's and intel's
+ * scratch for programs that name __syncthreads_count/_and/_or.
  *
  * The expander may inline up to MAX_INCLUDE_COUNT (10000) files: tens of
  * megabytes from a few kilobytes that include each other over and over,
@@ -84,7 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *part[PARTS];
 	size_t len[PARTS], n;
-	struct source_rewrite rewrite = { false, 0 };
+	struct source_rewrite rewrite = { 0 };
 	struct file_stamps stamps = { 0 };
 	struct source_result result;
 	clwarp_status status;
@@ -94,6 +95,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0 || names_special_file(data, size))
 		return 0;
 	rewrite.add_scratch_arg = data[0] & 1;
+	rewrite.scratch_for_block_sync = data[0] & 4;
 	rewrite.reqd_sub_group_size = data[0] & 2 ? 32 : 0;
 	n = fuzz_split(data + 1, size - 1, 0x01, part, len, PARTS);
 	for (size_t i = 1; i < n; i++) {

@@ -1,0 +1,88 @@
+/* The words of a program that decide what the engine adds to it: the
+ * extension types it names (kernels/warp/types.cl) and <clwarp/cuda.h>'s
+ * block votes (the scratch on khr and intel). */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+#include "sourcewords.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "source.h"
+#include "util.h"
+
+#define ELEMENT_NAME(name) #name,
+static const char *const element_names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
+#undef ELEMENT_NAME
+
+/* "char" and "short" also stand for their unsigned forms, which
+ * "unsigned char" spells. */
+uint64_t
+source_type_bits(const char *name, size_t len)
+{
+	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
+
+	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
+		size_t n = strlen(element_names[e]);
+		char digits[8];
+
+		if (len < n || len > n + 2 || strncmp(name, element_names[e], n) != 0)
+			continue;
+		if (len == n)
+			return SOURCE_TYPE_BIT(e, 0) | ((e == 0 || e == 2) ? SOURCE_TYPE_BIT(e + 1, 0) : 0);
+		memcpy(digits, name + n, len - n);
+		digits[len - n] = '\0';
+		for (unsigned k = 0; k < ARRAY_LENGTH(widths); k++) {
+			char want[8];
+			snprintf(want, sizeof(want), "%u", widths[k]);
+			if (strcmp(digits, want) == 0)
+				return SOURCE_TYPE_BIT(e, k + 1);
+		}
+	}
+	return 0;
+}
+
+bool
+source_is_block_sync(const char *name, size_t len)
+{
+	static const char *const names[] = { "__syncthreads_count", "__syncthreads_and",
+					     "__syncthreads_or" };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool
+source_is_cast_type(const char *name, size_t len)
+{
+	static const char *const names[] = { "int", "float", "double", "char", "short", "long",
+		"unsigned", "signed", "bool", "half", "uint", "uchar", "ushort", "ulong", "size_t" };
+
+	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	}
+	return false;
+}
+
+uint64_t
+source_words_in(const char *p, const char *end, bool *block_sync)
+{
+	uint64_t bits = 0;
+
+	while (p < end) {
+		if (is_ident_start(*p)) {
+			const char *start = p;
+			while (p < end && is_ident_char(*p))
+				p++;
+			bits |= source_type_bits(start, (size_t)(p - start));
+			*block_sync |= source_is_block_sync(start, (size_t)(p - start));
+		} else {
+			p++;
+		}
+	}
+	return bits;
+}

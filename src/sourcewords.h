@@ -1,0 +1,40 @@
+/* The words of a program that decide what the engine adds to it. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_SOURCEWORDS_H
+#define CLWARP_SOURCEWORDS_H
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline bool
+is_ident_start(char c)
+{
+	return isalpha((unsigned char)c) || c == '_';
+}
+
+static inline bool
+is_ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The source_result.types_named bits (source.h) of one identifier: an
+ * element type or a vector of it. */
+uint64_t source_type_bits(const char *name, size_t len);
+
+/* Is it __syncthreads_count, _and or _or, which need the hidden scratch on
+ * khr and intel (source.h, scratch_for_block_sync)? */
+bool source_is_block_sync(const char *name, size_t len);
+
+/* Is it a scalar type that a C++ functional cast names, `int(x)`? */
+bool source_is_cast_type(const char *name, size_t len);
+
+/* source_type_bits of every identifier in [p, end), and whether one is a
+ * block vote (*block_sync set, never cleared): directive lines and -D
+ * values name them too (#define VEC float4, -DT=int4, #define COUNT
+ * __syncthreads_count). */
+uint64_t source_words_in(const char *p, const char *end, bool *block_sync);
+
+#endif
