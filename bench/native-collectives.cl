@@ -2,9 +2,12 @@
  * cl_khr_subgroup_* collectives, one pair per case, for issue #29.
  * SPDX-License-Identifier: MIT
  *
- * Run by bench/native-collectives.sh through clwarp-run (--repeat), once
- * with -DCASE=n and once with -DCASE=n -DNATIVE, on the intel or khr
- * backend. Each work-item runs `iters` dependent steps of one warp
+ * Run by bench/native-collectives.sh through clwarp-run (--repeat), with
+ * -DCASE=n: GEN (libclwarp's call, built with -DCLWARP_GENERIC_COLLECTIVES)
+ * against NAT (-DNATIVE, the built-in), on the intel or khr backend. Cases
+ * 15 and 16 compare the other way round what libclwarp uses today (the core
+ * sub_group_* collectives, NAT) with its generic path at the same width
+ * (GEN). Each work-item runs `iters` dependent steps of one warp
  * operation (16 unrolled per trip, so widths and lanes are constants, as
  * in bench/warp-bench.cl) and adds its last value to out[0]: both forms
  * must print the same sum (integer arithmetic, exact in any order), so a

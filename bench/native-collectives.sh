@@ -6,11 +6,12 @@
 #   sh bench/native-collectives.sh [BUILD] [BACKEND] [ROUNDS]
 #
 # BUILD defaults to build, BACKEND to intel, ROUNDS to 3. For each case,
-# ROUNDS rounds of one generic (libclwarp built with
-# -DCLWARP_GENERIC_COLLECTIVES) and one native run (clwarp-run --repeat 11 on 2^18 work-items,
-# alternating, so a shared machine's load falls on both), then one line:
-# case, the best median of each form in ms, and native / generic. The
-# two forms must print the same sum; a case where they differ says so.
+# ROUNDS rounds of one generic run (libclwarp's call, built with
+# -DCLWARP_GENERIC_COLLECTIVES) and one native run (-DNATIVE: the raw
+# built-in), each clwarp-run --repeat 11 on 2^18 work-items, alternating
+# so that a shared machine's load falls on both; then one line: case, the
+# best median of each form in ms, and native / generic. The two forms
+# must print the same sum; a case where they differ says so.
 # CASES="3 4" runs those cases only. MODE=lib compares libclwarp's own
 # calls (the GEN form) as built, with the native collectives the probe
 # passed, against the same built with -DCLWARP_GENERIC_COLLECTIVES.
@@ -22,11 +23,11 @@ here=$(dirname "$0")
 cl=$here/native-collectives.cl
 run() {
 	nice sh "$here/../tools/intel-opencl-env.sh" "$build/tools/clwarp-run" -b "$backend" \
-		--repeat 11 -g 262144 -D CASE="$1" $2 "$cl"
+		--repeat 11 -g 262144 -D CASE="$1" ${2:+"$2"} "$cl"
 }
 printf 'case\tgeneric_ms\tnative_ms\tnative/generic\n'
 for c in ${CASES:-$(seq 17)}; do
-	best_g= best_n= sum_g= sum_n=
+	best_g='' best_n='' sum_g='' sum_n=''
 	for _ in $(seq "$rounds"); do
 		for form in generic native; do
 			if [ "${MODE:-raw}" = lib ]; then
