@@ -92,6 +92,10 @@ backend_prelude(const struct backend_config *config, uint64_t types_named, bool 
 		strbuf_puts(out, "#define CLWARP_KHR_SHUFFLE_RELATIVE 1\n");
 	if (config->features & FEATURE_KHR_BALLOT)
 		strbuf_puts(out, "#define CLWARP_KHR_BALLOT 1\n");
+	if (config->features & FEATURE_SG_NON_UNIFORM_ARITH)
+		strbuf_puts(out, "#define CLWARP_SG_NON_UNIFORM_ARITH 1\n");
+	if (config->features & FEATURE_SG_EXTENDED_TYPES)
+		strbuf_puts(out, "#define CLWARP_SG_EXTENDED_TYPES 1\n");
 	if (config->native)
 		strbuf_puts(out, "#define CLWARP_KHR_NATIVE 1\n");
 	if (config->cl_std_30)

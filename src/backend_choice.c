@@ -158,15 +158,17 @@ native_width(clwarp_engine *e, struct backend_config *c, char *why, size_t why_s
 	return ok;
 }
 
-/* Try the khr candidate with the advertised extensions, then with fewer of them. */
+/* Try a khr or intel candidate with the advertised extensions, then
+ * without each in turn, then without any: an extension is used only where
+ * the probe passes with it. */
 static bool
-khr_works(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
+features_work(clwarp_engine *e, struct backend_config *c, char *why, size_t why_size)
 {
 	unsigned advertised = c->features;
 
 	if (candidate_works(e, c, why, why_size))
 		return true;
-	for (unsigned bit = 1; bit <= FEATURE_KHR_BALLOT; bit <<= 1) {
+	for (unsigned bit = 1; bit <= FEATURE_SG_EXTENDED_TYPES; bit <<= 1) {
 		if (!(advertised & bit))
 			continue;
 		c->features = advertised & ~bit;
@@ -208,6 +210,10 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			return false;
 		}
 		c->warp_size = 16;
+		if (word_in_list(ext, "cl_khr_subgroup_non_uniform_arithmetic"))
+			c->features |= FEATURE_SG_NON_UNIFORM_ARITH;
+		if (word_in_list(ext, "cl_khr_subgroup_extended_types"))
+			c->features |= FEATURE_SG_EXTENDED_TYPES;
 		return true;
 	case CLWARP_BACKEND_KHR:
 		if (!d->has_subgroups) {
@@ -230,6 +236,10 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			c->features |= FEATURE_KHR_SHUFFLE_RELATIVE;
 		if (word_in_list(ext, "cl_khr_subgroup_ballot"))
 			c->features |= FEATURE_KHR_BALLOT;
+		if (word_in_list(ext, "cl_khr_subgroup_non_uniform_arithmetic"))
+			c->features |= FEATURE_SG_NON_UNIFORM_ARITH;
+		if (word_in_list(ext, "cl_khr_subgroup_extended_types"))
+			c->features |= FEATURE_SG_EXTENDED_TYPES;
 		return true;
 	case CLWARP_BACKEND_LOCAL:
 		c->warp_size = e->requested_warp_size ? e->requested_warp_size : DEFAULT_LOCAL_WARP_SIZE;
@@ -259,7 +269,8 @@ try_backend(clwarp_engine *e, clwarp_backend backend, char *why, size_t why_size
 	}
 	/* Local memory is the last resort: with nothing left to fall back on, a
 	 * probe would only add a slow first build. */
-	if (backend == CLWARP_BACKEND_KHR ? !khr_works(e, &c, why, why_size)
+	if (backend == CLWARP_BACKEND_KHR || backend == CLWARP_BACKEND_INTEL
+	    ? !features_work(e, &c, why, why_size)
 	    : backend != CLWARP_BACKEND_LOCAL && !candidate_works(e, &c, why, why_size))
 		return false;
 	e->backend = c;

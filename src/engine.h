@@ -10,11 +10,17 @@
 #include "diskcache.h"
 #include "log.h"
 
-/* Feature bits of the khr backend, each set only after a probe passed with it. */
+/* Feature bits of the khr and intel backends, each set only after a probe passed with it. */
 enum backend_feature {
 	FEATURE_KHR_SHUFFLE = 1u << 0,
 	FEATURE_KHR_SHUFFLE_RELATIVE = 1u << 1,
 	FEATURE_KHR_BALLOT = 1u << 2,
+	/* cl_khr_subgroup_non_uniform_arithmetic: whole-warp mul and xor
+	 * reductions of the integer types (kernels/warp/common.cl) */
+	FEATURE_SG_NON_UNIFORM_ARITH = 1u << 3,
+	/* cl_khr_subgroup_extended_types: whole-warp broadcasts of vectors
+	 * (kernels/warp/types.cl) */
+	FEATURE_SG_EXTENDED_TYPES = 1u << 4,
 };
 
 /* Everything about the warp backend that changes the code a program is built with. */

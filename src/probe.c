@@ -81,6 +81,45 @@ probe_expected(unsigned field, unsigned gid, unsigned w)
 	return 0;
 }
 
+#define NATIVE_FIELDS 8
+
+static const char *const native_names[NATIVE_FIELDS] = {
+	"warp_reduce_mul (uint)", "warp_reduce_xor (uint)", "warp_reduce_xor (ulong, high word)",
+	"warp_reduce_mul (int)", "warp_reduce_mul (ulong, folded)", "warp_broadcast (uint4)",
+	"warp_broadcast (uint8)", "warp_broadcast (ulong2)",
+};
+
+/* The expected value of clwarp_probe_native's `field` (see probe.cl). */
+static int
+native_expected(unsigned field, unsigned gid, unsigned w)
+{
+	unsigned base = gid - gid % w;
+	uint32_t acc = field == 0 ? 1u : 0u;
+	uint64_t acc64 = 1u;
+	int sign = 1;
+
+	switch (field) {
+	case 5: return (int)((base + 3 % w) ^ 5u);
+	case 6: return (int)((base + 1 % w) + 7u * ((base + 1 % w) * 0x9E3779B1u));
+	case 7: return (int)((base + 2 % w) * 0x9E3779B1u);
+	}
+	for (unsigned i = base; i < base + w; i++) {
+		int v = probe_value(i);
+
+		switch (field) {
+		case 0: acc *= (uint32_t)(v + 6); break;
+		case 1: case 2: acc ^= i * 0x9E3779B1u; break;
+		case 3: sign *= v > 0 ? 1 : -1; break;
+		case 4: acc64 *= (uint64_t)(v + 6); break;
+		}
+	}
+	if (field == 3)
+		return sign;
+	if (field == 4)
+		return (int)((uint32_t)acc64 ^ (uint32_t)(acc64 >> 32));
+	return (int)acc;
+}
+
 /* Run one probe kernel into `out` (`count` ints). */
 static bool
 probe_launch(clwarp_program *prog, const char *name, cl_mem buffer, char *why, size_t why_size)
@@ -202,6 +241,35 @@ pin_query_works(clwarp_program *prog, unsigned w)
 	return ok;
 }
 
+/* The native collectives in use (config->features): their kernel's answers
+ * in `out` (NATIVE_FIELDS * PROBE_ITEMS ints). */
+static bool
+probe_native(clwarp_program *prog, const struct backend_config *config, cl_mem buffer, int *out,
+	     char *why, size_t why_size)
+{
+	unsigned w = config->warp_size;
+
+	if (!(config->features & (FEATURE_SG_NON_UNIFORM_ARITH | FEATURE_SG_EXTENDED_TYPES)))
+		return true;
+	if (!probe_launch(prog, "clwarp_probe_native", buffer, why, why_size) ||
+	    buffer_read(prog->engine, buffer, 0, sizeof(int) * PROBE_ITEMS * NATIVE_FIELDS, out) !=
+		    CLWARP_OK)
+		return false;
+	for (unsigned f = 0; f < NATIVE_FIELDS; f++) {
+		for (unsigned gid = 0; gid < PROBE_ITEMS; gid++) {
+			int want = native_expected(f, gid, w);
+			int got = out[f * PROBE_ITEMS + gid];
+
+			if (got != want) {
+				snprintf(why, why_size, "%s gave %d on work-item %u, expected %d",
+					 native_names[f], got, gid, want);
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
 bool
 probe_run(clwarp_engine *engine, const struct backend_config *config,
 	  struct probe_findings *found, char *why, size_t why_size)
@@ -247,6 +315,8 @@ probe_run(clwarp_engine *engine, const struct backend_config *config,
 			}
 		}
 	}
+	if (!probe_native(prog, config, buffer, out, why, why_size))
+		goto out;
 	ok = probe_layout(engine, prog, w, &found->dim0_only, why, why_size);
 	found->pin_query = ok && !config->native && config->backend != CLWARP_BACKEND_NV &&
 			   pin_query_works(prog, w);

@@ -77,14 +77,6 @@ class Examples(unittest.TestCase):
             Examples._platform = doc["platform"]
         return Examples._engine_width
 
-    def skip_known_defect(self, name):
-        # Cases a runtime cannot run, each with the runtime's own fault.
-        self.engine_width()
-        if name == "llmc_softmax" and Examples._platform == "Intel(R) OpenCL":
-            self.skipTest("Intel's OpenCL CPU compiler 2026.2 miscompiles it (wrong sums on the "
-                          "local and khr backends, a crash in the build on intel; right with "
-                          "-cl-opt-disable): docs/intel-opencl.md")
-
     def check_example(self, name):
         path = os.path.join(EXAMPLES_DIR, name + ".cl")
         if self.engine_width() != 32:
@@ -172,11 +164,9 @@ class Examples(unittest.TestCase):
 def add_tests():
     for name in example_names():
         def check(self, name=name):
-            self.skip_known_defect(name)
             self.check_example(name)
 
         def width16(self, name=name):
-            self.skip_known_defect(name)
             self.width_example(name, 16)
 
         setattr(Examples, "test_check_" + name, check)

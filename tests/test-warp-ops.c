@@ -20,11 +20,12 @@
  * (widths 1, 4 and W only: for Oclgrind), CLWARP_SOURCE_ROOT.
  */
 
-#define T_FIELDS 33
+#define T_FIELDS 34
 #define BIT_FIELDS 9
 #define FIELDS_ALL_TYPES 19
 #define FIELDS_INT 29
 #define FIELD_USER_FIRST 29
+#define FIELD_BROADCAST 33 /* warp_broadcast(s, src): every type */
 
 
 static const char *const t_names[T_FIELDS] = {
@@ -41,7 +42,7 @@ static const char *const t_names[T_FIELDS] = {
 	"warp_scan_inclusive_xor(s, w)", "warp_scan_exclusive_and(s, w)",
 	"warp_scan_exclusive_or(s, w)", "warp_scan_exclusive_xor(s, w)", "warp_reduce_xor(s)",
 	"warp_reduce_affine(s, w)", "warp_scan_inclusive_affine(s, w)",
-	"warp_scan_exclusive_affine(s, w)", "warp_scan_inclusive_affine(s)",
+	"warp_scan_exclusive_affine(s, w)", "warp_scan_inclusive_affine(s)", "warp_broadcast(s, src)",
 };
 
 static const char *const bit_names[BIT_FIELDS] = {
@@ -102,7 +103,7 @@ type_has_field(unsigned type, unsigned f)
 {
 	const struct conf_type *t = &conf_types[type];
 
-	if (f < FIELDS_ALL_TYPES)
+	if (f < FIELDS_ALL_TYPES || f == FIELD_BROADCAST)
 		return 1;
 	if (f < FIELDS_INT)
 		return t->kind != K_FLOAT;
@@ -290,9 +291,11 @@ run_type(clwarp_engine *e, unsigned type, unsigned ncomp, struct tally *tl)
 				comp.m += c * n;
 				comp.p += c * n;
 				for (unsigned f = 0; f < T_FIELDS; f++) {
-					if (!type_has_field(type, f) && !(ncomp > 1 && f >= FIELD_USER_FIRST))
+					int vadd = ncomp > 1 && f >= FIELD_USER_FIRST && f < FIELD_BROADCAST;
+
+					if (!type_has_field(type, f) && !vadd)
 						continue;
-					uint64_t want = (ncomp > 1 && f >= FIELD_USER_FIRST
+					uint64_t want = (vadd
 							 ? vadd_expected(t, f, &seg, &comp)
 							 : t_expected(t, f, &seg, warp, &comp)) & mask_of(t);
 					uint64_t got = unpack_one(t, out, (f * n + i) * stride + c);

@@ -151,6 +151,7 @@ t_expected(const struct conf_type *t, unsigned f, const struct place *pl, unsign
 	case 30: return fold(t, F_AFFINE, in->s, sb, i + 1);
 	case 31: return fold(t, F_AFFINE, in->s, sb, i);
 	case 32: return fold(t, F_AFFINE, in->s, i - pl->lane, i + 1);
+	case 33: return in->s[i - pl->lane + (in->bsrc & (warp - 1))];
 	}
 	if (f >= 5 && f < 17) {
 		unsigned k = (f - 5) % 4, kind = (f - 5) / 4; /* 0 reduce, 1 inclusive, 2 exclusive */

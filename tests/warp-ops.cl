@@ -1,7 +1,8 @@
 /* Kernels of tests/test-warp-ops.c: logical widths, the mul/and/or/xor
  * operators, votes, match and a user-defined operator, for -DCW_T=<type>
  * (-DCW_INT for the integer types, -DCW_USER_OP with ulong, -DCW_USER_OP_VEC
- * with vectors). 1-D launches:
+ * with vectors). Field 33 (warp_broadcast without a width) is there for
+ * every type. 1-D launches:
  * slot g = get_global_id(0). Field f of slot g goes to out[f * n + g] (values
  * of type T) or bits[f * n + g] (masks and votes). `width` is an argument, so
  * one build runs every width. No helper here takes a warp parameter: the
@@ -50,6 +51,9 @@ kernel void ops(global const CW_T *s, global const CW_T *a, global const CW_T *m
 	out[16 * n + g] = warp_scan_exclusive_mul(pv, width);
 	out[17 * n + g] = warp_reduce_mul(pv);
 	out[18 * n + g] = warp_scan_exclusive_mul(pv);
+	/* without a width: for vectors, one broadcast of the whole value where
+	 * the backend has one (cl_khr_subgroup_extended_types) */
+	out[33 * n + g] = warp_broadcast(sv, bsrc);
 #ifdef CW_INT
 	out[19 * n + g] = warp_reduce_and(sv, width);
 	out[20 * n + g] = warp_reduce_or(sv, width);

@@ -34,8 +34,9 @@ key_cmp(const struct conf_type *t, uint64_t a, uint64_t b)
 
 		if (na || nb)
 			return na - nb;
-		x = t->size == 4 ? (double)bits_f(a) : bits_d(a);
-		y = t->size == 4 ? (double)bits_f(b) : bits_d(b);
+		/* half widens exactly to float (its bits are not a double's) */
+		x = t->size == 2 ? (double)half_to_float(a) : t->size == 4 ? (double)bits_f(a) : bits_d(a);
+		y = t->size == 2 ? (double)half_to_float(b) : t->size == 4 ? (double)bits_f(b) : bits_d(b);
 		if (x != y)
 			return x < y ? -1 : 1;
 		return sign_of(t, b) - sign_of(t, a); /* -0.0 first; 0 for equal non-zeros */

@@ -156,6 +156,38 @@ CLWARP_IF_FP64(CLWARP_SG_KEYS_FLOAT(double, long, LONG_MAX))
 
 CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
 
+/* The native collectives of the optional cl_khr_subgroup_* extensions
+ * that were not slower than the generic path on Intel's CPU runtime (the
+ * others were, docs/intel-opencl.md), each where the engine's probe passed
+ * with it (src/probe.c); -DCLWARP_GENERIC_COLLECTIVES turns them off
+ * (bench/native-collectives.sh measures both).
+ *
+ * cl_khr_subgroup_non_uniform_arithmetic: the whole-warp mul and xor
+ * reductions of the integer types, a hook of generic.cl. */
+#if defined(CLWARP_SG_NON_UNIFORM_ARITH) && !defined(CLWARP_GENERIC_COLLECTIVES)
+#define CLWARP_HAS_NATIVE_INT_REDUCE 1
+#define CLWARP_SG_INT_REDUCE(T, BITS) \
+	CLWARP_OVERLOAD T clwarp_native_reduce_mul(T v) { return sub_group_non_uniform_reduce_mul(v); } \
+	CLWARP_OVERLOAD T clwarp_native_reduce_xor(T v) { return sub_group_non_uniform_reduce_xor(v); }
+CLWARP_INT_TYPES(CLWARP_SG_INT_REDUCE)
+#endif
+
+/* cl_khr_subgroup_extended_types, where the probe passed with it: one
+ * broadcast of a whole vector carrier instead of one per ulong (types.cl;
+ * faster on Intel's CPU runtime, docs/intel-opencl.md). */
+#if defined(CLWARP_SG_EXTENDED_TYPES) && !defined(CLWARP_GENERIC_COLLECTIVES)
+#define CLWARP_HAS_NATIVE_VECTOR_BROADCAST 1
+#define CLWARP_SG_VECTOR_BROADCAST(N) \
+	CLWARP_OVERLOAD ulong##N clwarp_native_broadcast(ulong##N c, uint src_lane) \
+	{ \
+		return sub_group_broadcast(c, src_lane & (CLWARP_WARP_SIZE - 1)); \
+	}
+CLWARP_SG_VECTOR_BROADCAST(2)
+CLWARP_SG_VECTOR_BROADCAST(4)
+CLWARP_SG_VECTOR_BROADCAST(8)
+CLWARP_SG_VECTOR_BROADCAST(16)
+#endif
+
 #define CLWARP_SG_LANE_MASK ((uint)CLWARP_WARP_SIZE - 1u)
 
 /* Typed shuffles over the backend's raw uint/ulong ones (clwarp_sg_idx,

@@ -146,17 +146,43 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
 	CLWARP_GEN_SCAN(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T, OP, IDENTITY)
 #endif
 
+/* mul and xor of the integer core types: the whole-warp reduction is the
+ * backend's own where it has one (CLWARP_HAS_NATIVE_INT_REDUCE:
+ * clwarp_native_reduce_mul/_xor(T), khr and intel with
+ * cl_khr_subgroup_non_uniform_arithmetic), everything else generic. and
+ * and or stay generic: their native forms were slower on Intel's CPU
+ * runtime, the one implementation that has them (docs/intel-opencl.md). */
+#ifdef CLWARP_HAS_NATIVE_INT_REDUCE
+#define CLWARP_GEN_INT_OPERATOR(NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_REDUCE(warp_reduce_##NAME, T, OP) \
+	CLWARP_GEN_SCAN(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_FULL_WIDTH_SCANS(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T) \
+	CLWARP_OVERLOAD T warp_reduce_##NAME(T v) { return clwarp_native_reduce_##NAME(v); }
+#else
+#define CLWARP_GEN_INT_OPERATOR(NAME, T, OP, IDENTITY) CLWARP_GEN_OPERATOR(NAME, T, OP, IDENTITY)
+#endif
+
+/* mul by the kind of type, told apart by MIN_FN, pasted (never expanded:
+ * PoCL makes min a macro): min for the integers, fmin for the floats. */
+#define CLWARP_GEN_MUL_min(T) CLWARP_GEN_INT_OPERATOR(mul, T, CLWARP_MUL, 1)
+#define CLWARP_GEN_MUL_fmin(T) CLWARP_GEN_OPERATOR(mul, T, CLWARP_MUL, 1)
+
 #define CLWARP_GEN_OPERATORS(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
 	CLWARP_GEN_NATIVE_OPERATOR(add, T, CLWARP_ADD, 0) \
 	CLWARP_GEN_NATIVE_OPERATOR(min, T, MIN_FN, MIN_ID) \
 	CLWARP_GEN_NATIVE_OPERATOR(max, T, MAX_FN, MAX_ID) \
-	CLWARP_GEN_OPERATOR(mul, T, CLWARP_MUL, 1)
+	CLWARP_GEN_MUL_##MIN_FN(T)
 CLWARP_TYPES(CLWARP_GEN_OPERATORS)
 
 #define CLWARP_GEN_BITWISE(T, BITS) \
 	CLWARP_GEN_OPERATOR(and, T, CLWARP_AND, ~(T)0) \
 	CLWARP_GEN_OPERATOR(or, T, CLWARP_OR, 0) \
 	CLWARP_GEN_OPERATOR(xor, T, CLWARP_XOR, 0)
+/* The core integer types' (types.cl's use CLWARP_GEN_BITWISE). */
+#define CLWARP_GEN_BITWISE_CORE(T, BITS) \
+	CLWARP_GEN_OPERATOR(and, T, CLWARP_AND, ~(T)0) \
+	CLWARP_GEN_OPERATOR(or, T, CLWARP_OR, 0) \
+	CLWARP_GEN_INT_OPERATOR(xor, T, CLWARP_XOR, 0)
 /* A backend with its own 32-bit and/or/xor reductions over the whole warp
  * (nv: redux.sync) defines CLWARP_HAS_BITWISE_REDUCE_32 and those three;
  * everything else of the operators comes from here. */
@@ -171,9 +197,9 @@ CLWARP_TYPES(CLWARP_GEN_OPERATORS)
 	CLWARP_GEN_BITWISE_NATIVE_OP(xor, T, CLWARP_XOR, 0)
 CLWARP_INT_TYPES_32(CLWARP_GEN_BITWISE_NATIVE)
 #else
-CLWARP_INT_TYPES_32(CLWARP_GEN_BITWISE)
+CLWARP_INT_TYPES_32(CLWARP_GEN_BITWISE_CORE)
 #endif
-CLWARP_INT_TYPES_64(CLWARP_GEN_BITWISE)
+CLWARP_INT_TYPES_64(CLWARP_GEN_BITWISE_CORE)
 
 /* User-defined operators (docs/warp-api.md): OP(a, b) is any associative
  * function or macro; values combine in lane order. On local the functions

@@ -130,7 +130,9 @@ CLWARP_TYPES(CLWARP_LOCAL_SLOTS)
  * [first, end) of the warp, end > first, so every lane of a reduction gets
  * the same bits and any associative OP works. The first value seeds the
  * accumulator (keeps -0.0 sums). Two barriers, whatever the width:
- * generic.cl builds every operator, and every width, from these. */
+ * generic.cl builds every operator, and every width, from these. The loop
+ * is not vectorised: Intel's CPU compiler turns it into partial sums added
+ * at the end, another order for floats (docs/intel-opencl.md). */
 #define CLWARP_LOCAL_FOLD(T, OP, FIRST, END) \
 	uint lid = clwarp_linear_local_id(); \
 	__clwarp_scratch[lid] = clwarp_to_slot(v); \
@@ -138,6 +140,7 @@ CLWARP_TYPES(CLWARP_LOCAL_SLOTS)
 	local const ulong *warp = __clwarp_scratch + (lid & ~CLWARP_LANE_MASK); \
 	uint first = (FIRST), end = (END); \
 	T acc = clwarp_from_slot(warp[first], v); \
+	_Pragma("clang loop vectorize(disable)") \
 	for (uint i = first + 1u; i < end; i++) \
 		acc = OP(acc, clwarp_from_slot(warp[i], v)); \
 	barrier(CLK_LOCAL_MEM_FENCE);

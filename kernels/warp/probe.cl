@@ -70,3 +70,33 @@ __kernel void clwarp_probe_layout(__global uint *out)
 	out[3 * l + 1] = warp_shuffle(l, 0u);
 	out[3 * l + 2] = warp_reduce_add(1u);
 }
+
+/* The native collectives of the optional extensions (src/probe.c,
+ * probe_native; built into every probe, launched only where one is in
+ * use), launched like clwarp_probe. With v, gid and base as there,
+ * h(i) = i * 0x9E3779B1 (uint) and src(k) = base + k % W, work-item gid
+ * writes out[field * 64 + gid]:
+ *   0  warp_reduce_mul((uint)(v + 6))                   product over the warp, mod 2^32
+ *   1  warp_reduce_xor(h(gid))                          xor over the warp
+ *   2  warp_reduce_xor((ulong)h(gid) << 32 | gid) >> 32 the high word of the ulong xor
+ *   3  warp_reduce_mul(v > 0 ? 1 : -1)                  the int product, +-1
+ *   4  warp_reduce_mul((ulong)(v + 6)) folded to 32 bits: lo ^ hi
+ *   5  warp_broadcast((uint4)(gid, h, gid ^ 5, h + 1), 3).s2        src(3) ^ 5
+ *   6  warp_broadcast((uint8)gid + (uint8)(0, ..., 7) * h, 1).s7   src(1) + 7 h(src(1))
+ *   7  (uint)(warp_broadcast((ulong2)(gid, (ulong)h << 32), 2).s1 >> 32)  h(src(2)) */
+__kernel void clwarp_probe_native(__global int *out)
+{
+	uint gid = get_global_id(0);
+	int v = (int)(gid * 7 % 13) - 5;
+	uint h = gid * 0x9E3779B1u;
+	ulong p = warp_reduce_mul((ulong)(v + 6));
+
+	out[0 * 64 + gid] = (int)warp_reduce_mul((uint)(v + 6));
+	out[1 * 64 + gid] = (int)warp_reduce_xor(h);
+	out[2 * 64 + gid] = (int)(uint)(warp_reduce_xor(((ulong)h << 32) | gid) >> 32);
+	out[3 * 64 + gid] = warp_reduce_mul(v > 0 ? 1 : -1);
+	out[4 * 64 + gid] = (int)((uint)p ^ (uint)(p >> 32));
+	out[5 * 64 + gid] = (int)warp_broadcast((uint4)(gid, h, gid ^ 5u, h + 1u), 3u).s2;
+	out[6 * 64 + gid] = (int)warp_broadcast((uint8)(gid) + (uint8)(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u) * h, 1u).s7;
+	out[7 * 64 + gid] = (int)(uint)(warp_broadcast((ulong2)(gid, (ulong)h << 32), 2u).s1 >> 32);
+}

@@ -107,7 +107,27 @@ CLWARP_CARRIER_MOVES(warp_shuffle)
 CLWARP_CARRIER_MOVES(warp_shuffle_down)
 CLWARP_CARRIER_MOVES(warp_shuffle_up)
 CLWARP_CARRIER_MOVES(warp_shuffle_xor)
+#ifdef CLWARP_HAS_NATIVE_VECTOR_BROADCAST
+/* The backend broadcasts a whole vector carrier at once (common.cl); with
+ * a width the source lane differs per segment, so that stays per ulong. */
+#define CLWARP_CARRIER_NATIVE_BROADCAST(N) \
+	CLWARP_OVERLOAD ulong##N clwarp_c_warp_broadcast(ulong##N c, uint arg) \
+	{ \
+		return clwarp_native_broadcast(c, arg); \
+	} \
+	CLWARP_OVERLOAD ulong##N clwarp_c_warp_broadcast(ulong##N c, uint arg, uint width) \
+	{ \
+		return (ulong##N)(CLWARP_MAP_##N(warp_broadcast, c, arg, width)); \
+	}
+CLWARP_CARRIER_SCALAR_MOVE(warp_broadcast, uint)
+CLWARP_CARRIER_SCALAR_MOVE(warp_broadcast, ulong)
+CLWARP_CARRIER_NATIVE_BROADCAST(2)
+CLWARP_CARRIER_NATIVE_BROADCAST(4)
+CLWARP_CARRIER_NATIVE_BROADCAST(8)
+CLWARP_CARRIER_NATIVE_BROADCAST(16)
+#else
 CLWARP_CARRIER_MOVES(warp_broadcast)
+#endif
 
 /* Match of a carrier: the lanes equal in every word. */
 #define CLWARP_CARRIER_MATCH(C, LO, HI) \
