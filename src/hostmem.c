@@ -184,6 +184,17 @@ find_block(clwarp_engine *e, const void *ptr)
 	return NULL;
 }
 
+bool
+host_in_block(clwarp_engine *e, const void *ptr)
+{
+	bool found;
+
+	pthread_mutex_lock(&e->host_lock);
+	found = e->host_blocks && find_block(e, ptr);
+	pthread_mutex_unlock(&e->host_lock);
+	return found;
+}
+
 CLWARP_EXPORT clwarp_status
 clwarp_host_free(clwarp_engine *e, void *ptr)
 {
