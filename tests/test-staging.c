@@ -20,19 +20,23 @@
 static const char *const knobs[] = {
 	"force=1,threshold=0,chunk=1000,chunks=8,threads=3",
 	"force=1,threshold=0,chunk=4096,chunks=2,threads=1",
-	"force=1,threshold=0,chunk=77777,chunks=16,threads=4",
+	"force=1,threshold=0,chunk=33333,chunks=16,threads=4",
 };
 
-/* The library's "staged ..." debug messages: proof that a copy was staged. */
-static atomic_uint staged_copies;
+/* The library's "staged ..." debug messages: proof that a copy was
+ * staged, and by more than one host thread. */
+static atomic_uint staged_copies, staged_threaded;
 
 static void
 count_staged(clwarp_log_level level, const char *message, void *user_data)
 {
 	(void)level;
 	(void)user_data;
-	if (strncmp(message, "staged ", 7) == 0)
+	if (strncmp(message, "staged ", 7) == 0) {
 		atomic_fetch_add(&staged_copies, 1);
+		if (!strstr(message, " 1 threads"))
+			atomic_fetch_add(&staged_threaded, 1);
+	}
 }
 
 static void
@@ -100,7 +104,7 @@ START_TEST(test_ranges)
 	unsigned char *model = malloc(N_BYTES), *src = malloc(N_BYTES), *all = malloc(N_BYTES);
 	unsigned char *dst = malloc(N_BYTES + 2), *want = malloc(N_BYTES + 2);
 	cl_mem buf = NULL;
-	unsigned before = atomic_load(&staged_copies);
+	unsigned before = atomic_load(&staged_copies), threaded = atomic_load(&staged_threaded);
 
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, N_BYTES, NULL, &buf));
 	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
@@ -127,6 +131,9 @@ START_TEST(test_ranges)
 	}
 	/* Two whole-buffer copies per range at least, staged with threshold 0. */
 	ck_assert_uint_ge(atomic_load(&staged_copies) - before, 2 * sizeof(ranges) / sizeof(ranges[0]));
+	/* The whole buffer is split between threads where the knob allows. */
+	if (!strstr(knobs[_i], "threads=1"))
+		ck_assert_uint_gt(atomic_load(&staged_threaded) - threaded, 0);
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 5, 0, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, N_BYTES, 0, NULL));
 	clReleaseMemObject(buf);
