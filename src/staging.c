@@ -285,8 +285,9 @@ lane_run(void *arg)
 	cl_event ev[STAGING_MAX_CHUNKS] = { 0 };
 
 	/* A write fills chunk k once its last DMA is done; a read primes every
-	 * chunk, then empties chunk k and refills it. The queue is in order
-	 * (or the events say the order), so chunk k's event comes first. */
+	 * chunk, then empties chunk k and refills it. Each chunk waits for its
+	 * own event: right on an out-of-order queue too, and on an in-order
+	 * one chunk k's event is the next to complete. */
 	for (unsigned k = 0; !l->write && k < l->nchunks && next < npieces; k++, next += l->stride) {
 		enqueue(l, next, l->chunk[k], &ev[k]);
 		pending[k] = next;
