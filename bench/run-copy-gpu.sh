@@ -8,13 +8,15 @@
 # Usage (from anywhere): bash bench/run-copy-gpu.sh [OUTDIR]
 # Knobs: MAX (largest copy, default 4G; capped by the device's largest
 # allocation), REPS (default 5), GROUP_LOG2 (group scatter/gather of
-# 2^GROUP_LOG2 floats, default 30; 0 skips it), BUILD (default
+# 2^GROUP_LOG2 floats, default 30; 0 skips it), SWEEP (CLWARP_STAGING
+# settings tried up to 256 MiB beside the default, space-separated; empty
+# skips it), BUILD (default
 # build-bench-gpu), ARCH (nvcc -arch, default sm_90), DEVICE (copy-bench's
 # --device, default gpu; DEVICE=cpu MAX=16M tries the script without a GPU).
 # Writes to OUTDIR (default bench-out/copy): copy-clwarp.{txt,tsv},
 # copy-cuda.{txt,tsv}, copy.csv (one line per direction and size: every
 # path's GB/s and the ratios), copy-table.txt, group-staged.txt and
-# group-direct.txt. About 2 minutes on an H100 with a cold build.
+# group-direct.txt, sweep.txt. About 2 minutes on an H100 with a cold build.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,6 +27,7 @@ REPS=${REPS:-5}
 GROUP_LOG2=${GROUP_LOG2:-30}
 ARCH=${ARCH:-sm_90}
 DEVICE=${DEVICE:-gpu}
+SWEEP=${SWEEP-threads=2 threads=8 chunk=8M,threads=8 chunks=16,threads=8}
 mkdir -p "$OUT" "$BUILD-cuda"
 status=0
 step() { printf '\n==== [%s] %s ====\n' "$(date +%H:%M:%S)" "$*"; }
@@ -94,16 +97,31 @@ awk -F'\t' -v csv="$OUT/copy.csv" '
 	}' "$OUT/copy-clwarp.tsv" "$OUT/copy-cuda.tsv" | tee "$OUT/copy-table.txt"
 echo "CSV: $OUT/copy.csv"
 
+if [ -n "$SWEEP" ]; then
+	step "staging settings, 16 MiB to 256 MiB (staged GB/s; default = the table above)"
+	: >"$OUT/sweep.txt"
+	for knob in $SWEEP; do
+		if CLWARP_STAGING=$knob timeout 60 "$BUILD/bench/copy-bench" --device "$DEVICE" --max 256M --reps 3 \
+			--tsv "$OUT/sweep.tsv" >/dev/null; then
+			awk -F'\t' -v k="$knob" '$3 == "staged" && $2 >= 16777216 {
+				printf "%-24s %-5s %10d %8.2f GB/s\n", k, $1, $2, $4 }' "$OUT/sweep.tsv" | tee -a "$OUT/sweep.txt"
+		else
+			echo "run-copy-gpu: copy-bench with CLWARP_STAGING=$knob failed"
+			status=1
+		fi
+	done
+	rm -f "$OUT/sweep.tsv"
+fi
+
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
 if [ "$GROUP_LOG2" -gt 0 ] && [ "${gpus:-0}" -ge 2 ]; then
-	# -s 0: no sort (the slowest call); write/scatter and read/gather are
-	# the rows that matter here, the other ops come along.
+	# -c: only write/scatter and read/gather (no kernel builds).
 	step "group-bench on every GPU, 2^$GROUP_LOG2 floats: staged (default)"
-	timeout 120 "$BUILD/bench/group-bench" -d gpu -m "$GROUP_LOG2" -M "$GROUP_LOG2" -s 0 -r 3 \
+	timeout 120 "$BUILD/bench/group-bench" -d gpu -m "$GROUP_LOG2" -M "$GROUP_LOG2" -c -r 3 \
 		>"$OUT/group-staged.txt" || { echo "run-copy-gpu: group-bench failed"; status=1; }
 	step "group-bench, direct copies (CLWARP_STAGING=chunks=0: the driver's own path)"
 	CLWARP_STAGING=chunks=0 timeout 120 "$BUILD/bench/group-bench" -d gpu -m "$GROUP_LOG2" -M "$GROUP_LOG2" \
-		-s 0 -r 3 >"$OUT/group-direct.txt" || { echo "run-copy-gpu: group-bench (direct) failed"; status=1; }
+		-c -r 3 >"$OUT/group-direct.txt" || { echo "run-copy-gpu: group-bench (direct) failed"; status=1; }
 	step "write/scatter and read/gather, ms (one = device 0 alone, group = the GPUs' slices)"
 	for f in staged direct; do
 		grep -E '^(write/scatter|read/gather)' "$OUT/group-$f.txt" | sed "s/^/$f  /" || true
