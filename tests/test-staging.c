@@ -48,6 +48,21 @@ staging_options(clwarp_engine_options *o)
 	o->log_level = CLWARP_LOG_DEBUG;
 }
 
+/* Oclgrind runs commands in whichever host thread flushes and crashes
+ * when two do at once (Oclgrind 21.10: "Unhandled command type in queue"):
+ * there, one staging thread and no test of several host threads. */
+static bool oclgrind;
+
+/* CLWARP_STAGING=`knob`, with one thread on Oclgrind (a later key wins). */
+static void
+set_knob(const char *knob)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s%s", knob, oclgrind ? ",threads=1" : "");
+	setenv("CLWARP_STAGING", text, 1);
+}
+
 /* An engine with CLWARP_STAGING set to `knob` (NULL: unset). */
 static clwarp_engine *
 staging_engine(const char *knob)
@@ -57,7 +72,7 @@ staging_engine(const char *knob)
 
 	staging_options(&o);
 	if (knob)
-		setenv("CLWARP_STAGING", knob, 1);
+		set_knob(knob);
 	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
 	unsetenv("CLWARP_STAGING");
 	return e;
@@ -132,7 +147,7 @@ START_TEST(test_ranges)
 	/* Two whole-buffer copies per range at least, staged with threshold 0. */
 	ck_assert_uint_ge(atomic_load(&staged_copies) - before, 2 * sizeof(ranges) / sizeof(ranges[0]));
 	/* The whole buffer is split between threads where the knob allows. */
-	if (!strstr(knobs[_i], "threads=1"))
+	if (!strstr(knobs[_i], "threads=1") && !oclgrind)
 		ck_assert_uint_gt(atomic_load(&staged_threaded) - threaded, 0);
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 5, 0, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, N_BYTES, 0, NULL));
@@ -395,6 +410,12 @@ START_TEST(test_race_threads)
 	pthread_t t[5];
 	unsigned before = atomic_load(&staged_copies);
 
+	if (oclgrind) {
+		fprintf(stderr, "test_race_threads: not run on Oclgrind (host threads flushing at once crash it)\n");
+		clwarp_engine_free(shared);
+		clwarp_engine_free(own);
+		return;
+	}
 	memset(jobs, 0, sizeof(jobs));
 	for (unsigned i = 0; i < 5; i++) {
 		jobs[i].e = i < 3 ? shared : own;
@@ -466,7 +487,7 @@ START_TEST(test_group)
 	unsigned before;
 
 	staging_options(&o);
-	setenv("CLWARP_STAGING", knobs[_i], 1);
+	set_knob(knobs[_i]);
 	ck_assert_clwarp_ok(clwarp_group_new(NULL, &o, &g));
 	unsetenv("CLWARP_STAGING");
 	count = clwarp_group_size(g);
@@ -498,6 +519,11 @@ main(void)
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("staging", &tc);
 	int knob_count = (int)(sizeof(knobs) / sizeof(knobs[0]));
+	clwarp_engine *probe = NULL;
+
+	if (clwarp_engine_new(NULL, &probe) == CLWARP_OK)
+		oclgrind = strstr(clwarp_engine_device_info(probe)->platform_name, "Oclgrind") != NULL;
+	clwarp_engine_free(probe);
 
 	/* Each knob of `knobs` in turn (_i). */
 	if (test_wanted("test_ranges"))
