@@ -1,20 +1,24 @@
-/* Host-device copy bandwidth by size: libclwarp's blocking copies from
- * malloc'd and from clwarp_host_alloc'd memory, against raw OpenCL copies
- * from a mapped CL_MEM_ALLOC_HOST_PTR buffer (the baseline). */
+/* Host-device copy bandwidth by size: the driver's own copies from
+ * malloc'd memory and from a mapped CL_MEM_ALLOC_HOST_PTR buffer, against
+ * libclwarp's from clwarp_host_alloc'd memory and from malloc'd memory
+ * (staged through the engine's pinned chunks, src/staging.c). */
 /* SPDX-License-Identifier: MIT */
 /*
- * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC]
+ * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE]
  *
  * Sizes 4 KiB, 16 KiB, ... up to SIZE (default 1G; K, M and G suffixes),
  * capped by the device's largest allocation. For each size and direction,
  * the median over R runs (default 5) of the wall time of blocking copies
  * (small sizes repeated within a run to reach about 4 MiB), for
- *   malloc:  clwarp_buffer_write/read with malloc'd memory;
- *   host:    the same with memory from clwarp_host_alloc;
- *   raw:     clEnqueueWrite/ReadBuffer (blocking) with the mapped pointer
- *            of a CL_MEM_ALLOC_HOST_PTR buffer of the engine's context.
- * GB/s = bytes / time (10^9 bytes); host/raw and malloc/host are ratios of
- * bandwidths.
+ *   pageable:      clEnqueueWrite/ReadBuffer (blocking) with malloc'd memory;
+ *   raw-pinned:    the same with the mapped pointer of a CL_MEM_ALLOC_HOST_PTR
+ *                  buffer of the engine's context;
+ *   clwarp-pinned: clwarp_buffer_write/read with clwarp_host_alloc'd memory;
+ *   staged:        clwarp_buffer_write/read with the malloc'd memory.
+ * GB/s = bytes / time (10^9 bytes). Ratios: staged/raw-pinned,
+ * staged/pageable, clwarp-pinned/raw-pinned. --tsv FILE also writes one
+ * line "dir<TAB>bytes<TAB>path<TAB>GB/s" per measurement, the format of
+ * bench/copy-bench-cuda.cu (bench/run-copy-gpu.sh joins them).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -39,10 +43,11 @@ now_s(void)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC]\n"
+	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE]\n"
 		   "  --max SIZE     largest copy (default 1G; K, M, G suffixes)\n"
 		   "  --reps R       runs per size, the median is shown (default 5, at most 101)\n"
 		   "  --device SPEC  \"P:D\", \"cpu\", \"gpu\" or a name substring\n"
+		   "  --tsv FILE     also write dir, bytes, path, GB/s lines to FILE\n"
 		   "  -h, --help     this text\n");
 }
 
@@ -82,7 +87,9 @@ die(const char *what)
 	exit(1);
 }
 
-enum path { MALLOC, HOST, RAW, PATHS };
+enum path { PAGEABLE, RAW, HOST, STAGED, PATHS };
+
+static const char *const path_names[PATHS] = { "pageable", "raw-pinned", "clwarp-pinned", "staged" };
 
 /* Blocking copies of `bytes` between `host` and `buf`, `inner` times;
  * returns the seconds they took. */
@@ -93,7 +100,7 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 	double t0 = now_s();
 
 	for (int i = 0; i < inner; i++) {
-		if (p == RAW) {
+		if (p == RAW || p == PAGEABLE) {
 			cl_int err = write ? clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL)
 					   : clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
 
@@ -112,11 +119,12 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 int
 main(int argc, char **argv)
 {
-	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE };
+	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE, OPT_TSV };
 	static const struct option options[] = {
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
+		{ "tsv", required_argument, NULL, OPT_TSV },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -125,6 +133,8 @@ main(int argc, char **argv)
 	clwarp_engine_options eo;
 	clwarp_engine *e = NULL;
 	void *host[PATHS] = { NULL };
+	const char *tsv_path = NULL, *knobs = getenv("CLWARP_STAGING");
+	FILE *tsv = NULL;
 	cl_mem raw_mem = NULL;
 	cl_int err;
 
@@ -144,6 +154,9 @@ main(int argc, char **argv)
 		case OPT_DEVICE:
 			eo.device = optarg;
 			break;
+		case OPT_TSV:
+			tsv_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -154,14 +167,19 @@ main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument");
+	if (tsv_path && !(tsv = fopen(tsv_path, "w"))) {
+		perror(tsv_path);
+		return 1;
+	}
 
 	if (clwarp_engine_new(&eo, &e) != CLWARP_OK)
 		die("engine");
 	if (max > clwarp_engine_device_info(e)->max_alloc_size)
 		max = (size_t)clwarp_engine_device_info(e)->max_alloc_size;
 
-	host[MALLOC] = malloc(max);
-	if (!host[MALLOC])
+	/* The pageable and the staged path copy the same malloc'd memory. */
+	host[PAGEABLE] = host[STAGED] = malloc(max);
+	if (!host[PAGEABLE])
 		die("malloc");
 	if (clwarp_host_alloc(e, max, &host[HOST]) != CLWARP_OK)
 		die("clwarp_host_alloc");
@@ -178,43 +196,52 @@ main(int argc, char **argv)
 		return 1;
 	}
 	/* Touch every page first: no first-use faults inside the timings. */
-	for (int p = 0; p < PATHS; p++)
+	for (int p = PAGEABLE; p < STAGED; p++)
 		memset(host[p], p + 1, max);
 
-	printf("%s (%s); clwarp_host_alloc memory is %s; median of %d runs\n",
+	printf("# copy-bench: %s (%s); clwarp_host_alloc memory is %s; CLWARP_STAGING=%s; median of %d runs\n",
 	       clwarp_engine_device_info(e)->name, clwarp_engine_device_info(e)->platform_name,
-	       pinned ? "pinned" : "ordinary (the documented fallback)", reps);
-	printf("%-5s %10s %10s %10s %10s %10s %12s\n", "dir", "bytes", "malloc", "host", "raw",
-	       "host/raw", "malloc/host");
-	printf("%-5s %10s %10s %10s %10s\n", "", "", "GB/s", "GB/s", "GB/s");
-	for (int write = 1; write >= 0; write--) {
-		for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
-			cl_mem buf = NULL;
-			double gbs[PATHS], t[MAX_REPS];
-			int inner = bytes >= ((size_t)4 << 20) ? 1 : (int)(((size_t)4 << 20) / bytes);
+	       pinned ? "pinned" : "ordinary (the documented fallback)", knobs ? knobs : "(default)", reps);
+	printf("# GB/s; staged/raw = staged / raw-pinned, staged/pgbl = staged / pageable,\n"
+	       "# cw/raw = clwarp-pinned / raw-pinned\n");
+	printf("%-5s %11s %9s %9s %9s %9s %10s %11s %7s\n", "dir", "bytes", "pageable", "raw-pin",
+	       "clwarp-pin", "staged", "staged/raw", "staged/pgbl", "cw/raw");
+	for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+		cl_mem buf = NULL;
+		int inner = bytes >= ((size_t)4 << 20) ? 1 : (int)(((size_t)4 << 20) / bytes);
 
-			if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, NULL, &buf) != CLWARP_OK)
-				die("clwarp_buffer_new");
+		if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, NULL, &buf) != CLWARP_OK)
+			die("clwarp_buffer_new");
+		for (int write = 1; write >= 0; write--) {
+			double gbs[PATHS], t[MAX_REPS];
+
 			for (int p = 0; p < PATHS; p++) {
 				copy_time(e, (enum path)p, write, buf, host[p], bytes, 1); /* warm-up */
 				for (int r = 0; r < reps; r++)
 					t[r] = copy_time(e, (enum path)p, write, buf, host[p], bytes, inner);
 				gbs[p] = (double)bytes * inner / bench_median(t, reps) / 1e9;
+				if (tsv)
+					fprintf(tsv, "%s\t%zu\t%s\t%.4f\n", write ? "write" : "read", bytes,
+						path_names[p], gbs[p]);
 			}
-			printf("%-5s %10zu %10.2f %10.2f %10.2f %10.2f %12.2f\n", write ? "write" : "read",
-			       bytes, gbs[MALLOC], gbs[HOST], gbs[RAW], gbs[HOST] / gbs[RAW],
-			       gbs[MALLOC] / gbs[HOST]);
+			printf("%-5s %11zu %9.2f %9.2f %9.2f %9.2f %10.2f %11.2f %7.2f\n",
+			       write ? "write" : "read", bytes, gbs[PAGEABLE], gbs[RAW], gbs[HOST], gbs[STAGED],
+			       gbs[STAGED] / gbs[RAW], gbs[STAGED] / gbs[PAGEABLE], gbs[HOST] / gbs[RAW]);
 			fflush(stdout);
-			clReleaseMemObject(buf);
-			if (bytes > max / 4)
-				break;
 		}
+		clReleaseMemObject(buf);
+		if (bytes > max / 4)
+			break;
 	}
 	clEnqueueUnmapMemObject(clwarp_engine_queue(e), raw_mem, host[RAW], 0, NULL, NULL);
 	clFinish(clwarp_engine_queue(e));
 	clReleaseMemObject(raw_mem);
-	free(host[MALLOC]);
+	free(host[PAGEABLE]);
 	clwarp_host_free(e, host[HOST]);
 	clwarp_engine_free(e);
+	if (tsv && fclose(tsv) != 0) {
+		perror(tsv_path);
+		return 1;
+	}
 	return 0;
 }

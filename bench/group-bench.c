@@ -281,10 +281,10 @@ int
 main(int argc, char **argv)
 {
 	const char *devices = NULL, *iface = NULL;
-	int min_log2 = 20, max_log2 = 24, sort_max_log2 = 31, reps = 7, c;
+	int min_log2 = 20, max_log2 = 24, sort_max_log2 = 31, reps = 7, c, copies_only = 0;
 	struct setup s = { 0 };
 
-	while ((c = getopt(argc, argv, "d:m:M:s:r:N:h")) != -1) {
+	while ((c = getopt(argc, argv, "d:m:M:s:r:N:ch")) != -1) {
 		switch (c) {
 		case 'd': devices = optarg; break;
 		case 'm': min_log2 = atoi(optarg); break;
@@ -292,9 +292,11 @@ main(int argc, char **argv)
 		case 's': sort_max_log2 = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
 		case 'N': iface = optarg; break;
+		case 'c': copies_only = 1; break;   /* bench/run-copy-gpu.sh: no kernel builds */
 		default:
 			fprintf(stderr, "usage: group-bench [-d DEVICES] [-m MIN_LOG2] [-M MAX_LOG2] [-s SORT_MAX_LOG2]\n"
-					"                   [-r REPS] [-N IFACE]\n");
+					"                   [-r REPS] [-N IFACE] [-c]\n"
+					"  -c: only write/scatter and read/gather\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -352,6 +354,8 @@ main(int argc, char **argv)
 
 			if (op == OP_SORT && lg > sort_max_log2)
 				continue;   /* -s: the slowest call, on a CPU by far */
+			if (copies_only && op != OP_COPY_IN && op != OP_COPY_OUT)
+				continue;
 			/* The warm-up (kernels built), then the group's result
 			 * against device 0's. */
 			prepare(&s, (enum op)op, 0);

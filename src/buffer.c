@@ -8,6 +8,7 @@
 
 #include "engine.h"
 #include "error.h"
+#include "staging.h"
 
 clwarp_status
 buffer_new(clwarp_engine *engine, cl_mem_flags flags, size_t bytes, const void *host_data,
@@ -68,8 +69,6 @@ check_range(cl_mem buffer, size_t offset, size_t bytes, const char *what)
 clwarp_status
 buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, void *dst)
 {
-	cl_int err;
-
 	if (!engine || !buffer || (!dst && bytes))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination");
 	if (check_range(buffer, offset, bytes, "reading") != CLWARP_OK)
@@ -77,8 +76,7 @@ buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes, v
 	/* OpenCL 1.2 calls a copy of 0 bytes CL_INVALID_VALUE; ours is nothing to do. */
 	if (bytes == 0)
 		return CLWARP_OK;
-	err = clEnqueueReadBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, dst, 0, NULL, NULL);
-	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueReadBuffer");
+	return staging_copy(engine, buffer, offset, bytes, dst, false);
 }
 
 CLWARP_EXPORT clwarp_status
@@ -92,8 +90,6 @@ CLWARP_EXPORT clwarp_status
 clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t bytes,
 		    const void *src)
 {
-	cl_int err;
-
 	clear_error();
 	if (!engine || !buffer || (!src && bytes))
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or source");
@@ -101,8 +97,9 @@ clwarp_buffer_write(clwarp_engine *engine, cl_mem buffer, size_t offset, size_t 
 		return CLWARP_ERROR_INVALID_ARGUMENT;
 	if (bytes == 0)
 		return CLWARP_OK;
-	err = clEnqueueWriteBuffer(engine->queue, buffer, CL_TRUE, offset, bytes, src, 0, NULL, NULL);
-	return err == CL_SUCCESS ? CLWARP_OK : set_cl_error(err, "clEnqueueWriteBuffer");
+	/* Staged through the engine's pinned chunks where that is faster; the
+	 * helper only reads from a write's host memory. */
+	return staging_copy(engine, buffer, offset, bytes, (void *)(uintptr_t)src, true);
 }
 
 /* A wait list as OpenCL takes it, checked here: the driver would say

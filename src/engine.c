@@ -13,6 +13,7 @@
 #include "error.h"
 #include "hostmem.h"
 #include "program.h"
+#include "staging.h"
 #include "util.h"
 
 CLWARP_EXPORT void
@@ -137,7 +138,7 @@ engine_configure(clwarp_engine *e, const clwarp_engine_options *o, const char **
 	}
 	if (!*cache_max)
 		*cache_max = CLWARP_CACHE_DEFAULT_MAX_BYTES;
-	return CLWARP_OK;
+	return staging_configure(&e->staging, env(o, "CLWARP_STAGING"));
 }
 
 static clwarp_status
@@ -168,6 +169,7 @@ engine_alloc(const clwarp_engine_options *options, clwarp_engine **out, const ch
 	pthread_mutex_init(&e->backend_lock, NULL);
 	pthread_mutex_init(&e->algorithms_lock, NULL);
 	pthread_mutex_init(&e->host_lock, NULL);
+	staging_init(&e->staging);
 	status = engine_configure(e, options, device_spec, &cache_max);
 	if (status == CLWARP_OK && !(e->flags & CLWARP_ENGINE_NO_DISK_CACHE))
 		status = diskcache_open(&e->disk, options->cache_dir, options->cache_group,
@@ -302,6 +304,7 @@ engine_free(clwarp_engine *e)
 {
 	if (!e)
 		return;
+	staging_free(e);
 	host_free_all(e);
 	algorithms_free(e);
 	buildmemo_free_all(e);

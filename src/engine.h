@@ -9,6 +9,7 @@
 #include "clwarp/clwarp.h"
 #include "diskcache.h"
 #include "log.h"
+#include "staging.h"
 
 /* Feature bits of the khr and intel backends, each set only after a probe passed with it. */
 enum backend_feature {
@@ -83,6 +84,8 @@ struct clwarp_engine {
 	pthread_mutex_t host_lock;       /* guards the two below (src/hostmem.c) */
 	struct host_block *host_blocks;  /* clwarp_host_alloc's blocks still out */
 	size_t host_bytes;               /* their sum */
+
+	struct staging staging;          /* chunks for blocking copies (src/staging.c) */
 };
 
 

@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "build.h"
 #include "program.h"
+#include "staging.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ programs */
@@ -331,27 +332,61 @@ slice_bytes(const clwarp_group *g, const char *fn, const size_t *offsets, size_t
 	return status;
 }
 
-/* Copy each slice between `host` and buffers[i] (non-blocking, all
- * devices), then wait. */
+struct transfer_job {
+	clwarp_group *group;
+	bool to_device;
+	unsigned char *host;
+	size_t element_size;
+	const size_t *offsets, *bytes;
+	const cl_mem *buffers;
+	bool staged[CLWARP_GROUP_MAX_DEVICES];
+};
+
+/* One device's slice through its engine's staging chunks (src/staging.c). */
+static clwarp_status
+transfer_staged(void *ctx, size_t i)
+{
+	struct transfer_job *t = ctx;
+
+	if (!t->staged[i])
+		return CLWARP_OK;
+	return staging_copy(t->group->engines[i], t->buffers[i], 0, t->bytes[i],
+			    t->host + t->offsets[i] * t->element_size, t->to_device);
+}
+
+/* Copy each slice between `host` and buffers[i]: where the engine stages
+ * (GPUs that pin), blocking staged copies, one thread per device; the
+ * others non-blocking, all devices at once, waited for within the group's
+ * time limit (a lost PoCL-R server). */
 static clwarp_status
 transfer(clwarp_group *g, const char *fn, bool to_device, void *host, size_t element_size,
 	 const size_t *offsets, const cl_mem *buffers)
 {
 	cl_event events[CLWARP_GROUP_MAX_DEVICES] = { 0 };
 	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
+	struct transfer_job job = { .group = g, .to_device = to_device, .host = host,
+				    .element_size = element_size, .offsets = offsets, .bytes = bytes,
+				    .buffers = buffers };
+	bool any_staged = false;
 	clwarp_status status = slice_bytes(g, fn, offsets, element_size, bytes);
 
+	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
+		if (bytes[i] == 0)
+			continue;
+		status = algo_check_buffer(fn, g->engines[i], buffers[i], "buffer", bytes[i]);
+		if (status != CLWARP_OK)
+			status = group_device_error(g, i, status);
+	}
 	for (size_t i = 0; i < g->count && status == CLWARP_OK; i++) {
 		char *at = (char *)host + offsets[i] * element_size;
 		cl_int err;
 
 		if (bytes[i] == 0)
 			continue;
-		status = algo_check_buffer(fn, g->engines[i], buffers[i], "buffer", bytes[i]);
-		if (status != CLWARP_OK) {
-			status = group_device_error(g, i, status);
-			break;
-		}
+		job.staged[i] = staging_applies(g->engines[i], bytes[i], at);
+		any_staged |= job.staged[i];
+		if (job.staged[i])
+			continue;
 		err = to_device ? clEnqueueWriteBuffer(g->engines[i]->queue, buffers[i], CL_FALSE, 0,
 						       bytes[i], at, 0, NULL, &events[i]) :
 				  clEnqueueReadBuffer(g->engines[i]->queue, buffers[i], CL_FALSE, 0,
@@ -364,6 +399,8 @@ transfer(clwarp_group *g, const char *fn, bool to_device, void *host, size_t ele
 			clFlush(g->engines[i]->queue);
 		}
 	}
+	if (status == CLWARP_OK && any_staged)
+		status = group_parallel(g, transfer_staged, &job);
 	clwarp_status waited = group_wait(g, events, to_device ? "writing a slice" : "reading a slice");
 
 	return status != CLWARP_OK ? status : waited;

@@ -15,7 +15,10 @@
 
 /*
  * Pinned host memory where the driver gives it for CL_MEM_ALLOC_HOST_PTR:
- * discrete GPUs other than PoCL's. On two H200s, NVIDIA's OpenCL copied
+ * discrete GPUs other than PoCL's. A device that says it is a CPU as well
+ * is simulated on the host (Oclgrind says GPU, CPU and accelerator, and
+ * runs commands in whichever host thread flushes, so the staging threads
+ * of src/staging.c would crash it). On two H200s, NVIDIA's OpenCL copied
  * 1 GiB between a GPU and such memory at 55 GB/s each way, and at 14
  * (read) and 7.6 GB/s (write) with malloc'd memory; memory mapped in one
  * GPU's context served the other at the same speed
@@ -26,7 +29,7 @@
 bool
 host_pins_memory(const clwarp_engine *e)
 {
-	return (e->info.type & CL_DEVICE_TYPE_GPU) &&
+	return (e->info.type & CL_DEVICE_TYPE_GPU) && !(e->info.type & CL_DEVICE_TYPE_CPU) &&
 	       strncmp(e->info.platform_name, "Portable Computing Language", 27) != 0;
 }
 
@@ -182,6 +185,17 @@ find_block(clwarp_engine *e, const void *ptr)
 			return link;
 	}
 	return NULL;
+}
+
+bool
+host_in_block(clwarp_engine *e, const void *ptr)
+{
+	bool found;
+
+	pthread_mutex_lock(&e->host_lock);
+	found = e->host_blocks && find_block(e, ptr);
+	pthread_mutex_unlock(&e->host_lock);
+	return found;
 }
 
 CLWARP_EXPORT clwarp_status

@@ -30,6 +30,9 @@ cl_int host_pin(clwarp_engine *engine, size_t bytes, cl_mem *mem, void **host);
  * driver frees it once the commands queued before it have run. */
 void host_unpin(clwarp_engine *engine, cl_mem mem, void *host);
 
+/* Whether @p ptr points into one of the engine's clwarp_host_alloc blocks. */
+bool host_in_block(clwarp_engine *engine, const void *ptr);
+
 /* Give back every block still out (clwarp_engine_free): waits for the
  * engine's queue first, as copies in flight may use them. */
 void host_free_all(clwarp_engine *engine);

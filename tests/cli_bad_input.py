@@ -247,6 +247,12 @@ BAD_ENV = {
                                ("99999999999999999999", 2, "CLWARP_CACHE_MAX_BYTES=\"99999999999999999999\" is out of range"),
                                ("256M", 2, "CLWARP_CACHE_MAX_BYTES=\"256M\" is not a number"),
                                ("0", 2, "CLWARP_CACHE_MAX_BYTES=0: the bound must be at least 1 byte")],
+    # Staged copies (docs/copies.md): the knobs, and forced on for a run.
+    "CLWARP_STAGING": [ENV_OK, ("force=1,threshold=0,chunk=1000", 0, None),
+                       ("chunk=0", 2, "CLWARP_STAGING=\"chunk=0\": chunk must be a whole number from 1"),
+                       ("bogus", 2, "CLWARP_STAGING=\"bogus\": expected key=value"),
+                       ("threads=99999999999999999999", 2, "threads must be a whole number from 1 to 64"),
+                       ("chunk=12Q", 2, "CLWARP_STAGING=\"chunk=12Q\": chunk must be")],
     "CLWARP_LOG_LEVEL": [ENV_OK, ("verbose", 2, "CLWARP_LOG_LEVEL=\"verbose\": expected error, warning"),
                          ("-1", 2, "CLWARP_LOG_LEVEL=\"-1\""), ("4", 2, "CLWARP_LOG_LEVEL=\"4\""),
                          ("99999999999999999999", 2, "CLWARP_LOG_LEVEL=\"9999"),

@@ -153,8 +153,9 @@ enum clwarp_engine_flags {
  * CLWARP_BACKEND, CLWARP_WARP_SIZE, CLWARP_NATIVE_WIDTH (1 sets
  * CLWARP_ENGINE_NATIVE_WIDTH), CLWARP_CACHE (0 turns the disk cache
  * off), CLWARP_CACHE_DIR, CLWARP_CACHE_GROUP, CLWARP_CACHE_MAX_BYTES, CLWARP_LOG_LEVEL
- * (error|warning|info|debug or 0-3). An explicit option wins over the
- * environment.
+ * (error|warning|info|debug or 0-3), CLWARP_STAGING (the staging of
+ * clwarp_buffer_read() and clwarp_buffer_write(), docs/copies.md). An
+ * explicit option wins over the environment.
  */
 typedef struct clwarp_engine_options {
 	unsigned flags;              /**< clwarp_engine_flags */
@@ -388,7 +389,11 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_new(clwarp_engine *engine, cl_mem_flag
 /**
  * Blocking read of @p bytes at @p offset into @p dst. The range must lie
  * inside the buffer; 0 bytes (with any @p dst, NULL included) does
- * nothing and succeeds.
+ * nothing and succeeds. On GPUs whose driver pins CL_MEM_ALLOC_HOST_PTR
+ * memory, a copy of 1 MiB or more to or from ordinary memory goes through
+ * pinned chunks kept by the engine, several in flight, with host threads
+ * copying (docs/copies.md; CLWARP_STAGING tunes it). Safe to call from
+ * several threads on one engine.
  */
 CLWARP_EXPORT clwarp_status clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset,
                                                size_t bytes, void *dst);

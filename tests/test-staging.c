@@ -1,0 +1,551 @@
+/* Blocking copies staged through the engine's pinned chunks (src/staging.c),
+ * forced on for every device by CLWARP_STAGING so that CPU drivers run the
+ * same code as GPUs: odd ranges, 0 and 1 bytes, kernels on the same and on
+ * other queues, threads, freeing the engine, device groups. Every byte is
+ * checked against the host's own copy. */
+/* SPDX-License-Identifier: MIT */
+#include "testutil.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "clwarp/group.h"
+
+/* Not a multiple of any chunk below. */
+#define N_BYTES 300007u
+
+/* The staging knobs the tests force: chunks smaller than a page and of
+ * no round size, and larger ones split between host threads. */
+static const char *const knobs[] = {
+	"force=1,threshold=0,chunk=1000,chunks=8,threads=3",
+	"force=1,threshold=0,chunk=4096,chunks=2,threads=1",
+	"force=1,threshold=0,chunk=33333,chunks=16,threads=4",
+};
+
+/* The library's "staged ..." debug messages: proof that a copy was
+ * staged, and by more than one host thread. */
+static atomic_uint staged_copies, staged_threaded;
+
+static void
+count_staged(clwarp_log_level level, const char *message, void *user_data)
+{
+	(void)level;
+	(void)user_data;
+	if (strncmp(message, "staged ", 7) == 0) {
+		atomic_fetch_add(&staged_copies, 1);
+		if (!strstr(message, " 1 threads"))
+			atomic_fetch_add(&staged_threaded, 1);
+	}
+}
+
+static void
+staging_options(clwarp_engine_options *o)
+{
+	clwarp_engine_options_init(o);
+	o->flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	o->log_fn = count_staged;
+	o->log_level = CLWARP_LOG_DEBUG;
+}
+
+/* Oclgrind runs commands in whichever host thread flushes and crashes
+ * when two do at once (Oclgrind 21.10: "Unhandled command type in queue"):
+ * there, one staging thread and no test of several host threads. */
+static int oclgrind_known = -1;
+
+/* Asked in each test's own process: an engine made before Check forks
+ * would leave PoCL's worker threads in the parent only. */
+static bool
+on_oclgrind(void)
+{
+	clwarp_engine *probe = NULL;
+
+	if (oclgrind_known < 0) {
+		oclgrind_known = 0;
+		if (clwarp_engine_new(NULL, &probe) == CLWARP_OK)
+			oclgrind_known = strstr(clwarp_engine_device_info(probe)->platform_name, "Oclgrind") != NULL;
+		clwarp_engine_free(probe);
+	}
+	return oclgrind_known == 1;
+}
+
+/* CLWARP_STAGING=`knob`, with one thread on Oclgrind (a later key wins). */
+static void
+set_knob(const char *knob)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text), "%s%s", knob, on_oclgrind() ? ",threads=1" : "");
+	setenv("CLWARP_STAGING", text, 1);
+}
+
+/* An engine with CLWARP_STAGING set to `knob` (NULL: unset). */
+static clwarp_engine *
+staging_engine(const char *knob)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+
+	staging_options(&o);
+	if (knob)
+		set_knob(knob);
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	unsetenv("CLWARP_STAGING");
+	return e;
+}
+
+static unsigned char
+pattern(size_t i, unsigned seed)
+{
+	uint32_t x = (uint32_t)i * 2654435761u + seed * 40503u;
+
+	return (unsigned char)(x >> 13 ^ x >> 24 ^ seed);
+}
+
+static void
+fill(unsigned char *p, size_t n, unsigned seed)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = pattern(i, seed);
+}
+
+/* The first byte where p differs from q, or n. */
+static size_t
+first_diff(const unsigned char *p, const unsigned char *q, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != q[i])
+			return i;
+	return n;
+}
+
+static const struct range {
+	size_t offset, bytes;
+} ranges[] = {
+	{ 0, 0 }, { 17, 0 }, { 0, 1 }, { N_BYTES - 1, 1 }, { 1, 999 }, { 3, 1000 }, { 999, 1001 },
+	{ 5, 4095 }, { 4097, 8193 }, { 12345, 77778 }, { 1, N_BYTES - 1 }, { 0, N_BYTES },
+};
+
+/* Each range written into a buffer of known bytes, the whole buffer read
+ * back and compared with the host's model of it, then the range read back
+ * between guard bytes. */
+START_TEST(test_ranges)
+{
+	clwarp_engine *e = staging_engine(knobs[_i]);
+	unsigned char *model = malloc(N_BYTES), *src = malloc(N_BYTES), *all = malloc(N_BYTES);
+	unsigned char *dst = malloc(N_BYTES + 2), *want = malloc(N_BYTES + 2);
+	cl_mem buf = NULL;
+	unsigned before = atomic_load(&staged_copies), threaded = atomic_load(&staged_threaded);
+
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, N_BYTES, NULL, &buf));
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		size_t off = ranges[r].offset, n = ranges[r].bytes, at;
+
+		fill(model, N_BYTES, 1 + (unsigned)r);
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 0, N_BYTES, model));
+		fill(src, n, 100 + (unsigned)r);
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, off, n, src));
+		memcpy(model + off, src, n);
+		memset(all, 0, N_BYTES);
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, N_BYTES, all));
+		at = first_diff(all, model, N_BYTES);
+		ck_assert_msg(at == N_BYTES, "%s, range %zu (+%zu): byte %zu is %u, expected %u", knobs[_i],
+			      off, n, at, at < N_BYTES ? all[at] : 0, at < N_BYTES ? model[at] : 0);
+
+		memset(dst, 0xa5, N_BYTES + 2);
+		memset(want, 0xa5, N_BYTES + 2);
+		memcpy(want + 1, model + off, n);
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, off, n, dst + 1));
+		at = first_diff(dst, want, N_BYTES + 2);
+		ck_assert_msg(at == N_BYTES + 2, "%s, read of range %zu (+%zu): byte %zu wrong", knobs[_i],
+			      off, n, at);
+	}
+	/* Two whole-buffer copies per range at least, staged with threshold 0. */
+	ck_assert_uint_ge(atomic_load(&staged_copies) - before, 2 * sizeof(ranges) / sizeof(ranges[0]));
+	/* The whole buffer is split between threads where the knob allows. */
+	if (!strstr(knobs[_i], "threads=1") && !on_oclgrind())
+		ck_assert_uint_gt(atomic_load(&staged_threaded) - threaded, 0);
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 5, 0, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, N_BYTES, 0, NULL));
+	clReleaseMemObject(buf);
+	free(model);
+	free(src);
+	free(all);
+	free(dst);
+	free(want);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* What is staged: copies from the threshold up, not memory from
+ * clwarp_host_alloc, nothing with chunks=0; each copy still right. */
+START_TEST(test_threshold)
+{
+	static const struct {
+		const char *knob;
+		size_t bytes;
+		bool pinned, staged;
+	} cases[] = {
+		{ "force=1,threshold=5000,chunk=1024", 4999, false, false },
+		{ "force=1,threshold=5000,chunk=1024", 5000, false, true },
+		{ "force=1,threshold=5K,chunk=1K", 5120, false, true },
+		{ "force=1,threshold=0,chunk=1024", 100000, true, false },
+		{ "force=1,threshold=0,chunks=0", 100000, false, false },
+		/* Two chunks at least, or the driver's path. */
+		{ "force=1,threshold=0,chunks=1", 100000, false, false },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		clwarp_engine *e = staging_engine(cases[c].knob);
+		size_t n = cases[c].bytes;
+		unsigned char *src = NULL, *dst = NULL;
+		cl_mem buf = NULL;
+		unsigned before;
+
+		if (cases[c].pinned) {
+			ck_assert_clwarp_ok(clwarp_host_alloc(e, n, (void **)&src));
+			/* Any pointer inside a block counts. */
+			ck_assert_clwarp_ok(clwarp_host_alloc(e, n + 1, (void **)&dst));
+			dst++;
+		} else {
+			src = malloc(n);
+			dst = malloc(n);
+		}
+		fill(src, n, (unsigned)c);
+		memset(dst, 0, n);
+		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n, NULL, &buf));
+		before = atomic_load(&staged_copies);
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 0, n, src));
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, n, dst));
+		ck_assert_msg(atomic_load(&staged_copies) - before == (cases[c].staged ? 2u : 0u),
+			      "%s, %zu bytes: %u copies staged", cases[c].knob, n,
+			      atomic_load(&staged_copies) - before);
+		ck_assert_uint_eq(first_diff(dst, src, n), n);
+		clReleaseMemObject(buf);
+		if (cases[c].pinned) {
+			ck_assert_clwarp_ok(clwarp_host_free(e, src));
+			ck_assert_clwarp_ok(clwarp_host_free(e, dst - 1));
+		} else {
+			free(src);
+			free(dst);
+		}
+		clwarp_engine_free(e);
+	}
+}
+END_TEST
+
+/* Bad knobs: the engine is refused with one message naming the variable. */
+START_TEST(test_bad_knobs)
+{
+	static const char *const bad[] = {
+		"chunk=0", "chunks=65", "threads=0", "threads=65", "force=2", "bogus=1", "threshold",
+		"chunk=12Q", "chunk=2G", "chunk=-1", "chunk=", ",", "threshold=99999999999999999999",
+	};
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+
+	staging_options(&o);
+	for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+		setenv("CLWARP_STAGING", bad[b], 1);
+		ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_ERROR_INVALID_ARGUMENT, "\"%s\" taken", bad[b]);
+		ck_assert_ptr_null(e);
+		ck_assert_msg(strstr(clwarp_last_error(), "CLWARP_STAGING=\"") != NULL, "\"%s\": %s", bad[b],
+			      clwarp_last_error());
+	}
+	/* The environment is not read with CLWARP_ENGINE_NO_ENVIRONMENT. */
+	o.flags |= CLWARP_ENGINE_NO_ENVIRONMENT;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_STAGING");
+}
+END_TEST
+
+static const char step_source[] =
+	"kernel void advance(global uint *a, uint k) { size_t i = get_global_id(0); a[i] = a[i] * 3u + k; }\n";
+
+#define RACE_N ((1u << 16) + 3u)
+
+static clwarp_kernel *
+advance_kernel(clwarp_engine *e, clwarp_program **p, cl_mem buf)
+{
+	clwarp_kernel *k = NULL;
+
+	if (!*p)
+		ck_assert_clwarp_ok(clwarp_program_build_source(e, step_source, "advance", NULL, p, NULL));
+	ck_assert_clwarp_ok(clwarp_program_kernel(*p, "advance", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
+	return k;
+}
+
+/* Queue a launch of `k` with `add`, without waiting (the event is dropped). */
+static void
+advance(clwarp_kernel *k, uint32_t add)
+{
+	size_t global = RACE_N;
+	cl_event ev = NULL;
+
+	ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 1, sizeof(add), &add));
+	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &global, NULL, &ev));
+	clReleaseEvent(ev);
+}
+
+static void
+check_words(const uint32_t *got, const uint32_t *want, const char *what)
+{
+	for (uint32_t i = 0; i < RACE_N; i++)
+		ck_assert_msg(got[i] == want[i], "%s: element %u is %u, expected %u", what, i, got[i], want[i]);
+}
+
+/* Staged copies on the queue that runs the kernels, never waited for in
+ * between: a staged read sees every kernel queued before it, a staged
+ * write lands after them. */
+START_TEST(test_race_same_queue)
+{
+	clwarp_engine *e = staging_engine(knobs[0]);
+	clwarp_program *p = NULL;
+	cl_mem a = NULL, b = NULL;
+	clwarp_kernel *ka, *kb;
+	uint32_t *in = malloc(RACE_N * 4), *mb = malloc(RACE_N * 4), *out = malloc(RACE_N * 4);
+	uint32_t *ma = malloc(RACE_N * 4);
+
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, RACE_N * 4, NULL, &a));
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, RACE_N * 4, NULL, &b));
+	ka = advance_kernel(e, &p, a);
+	kb = advance_kernel(e, &p, b);
+	for (uint32_t i = 0; i < RACE_N; i++)
+		mb[i] = i ^ 0x5a5a5a5au;
+	ck_assert_clwarp_ok(clwarp_buffer_write(e, b, 0, RACE_N * 4, mb));
+	for (uint32_t round = 0; round < 4; round++) {
+		for (uint32_t i = 0; i < RACE_N; i++)
+			in[i] = i * 7u + round * 1000003u;
+		advance(ka, 99);  /* overwritten by the write below, once it has run */
+		advance(kb, round);
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, a, 0, RACE_N * 4, in));
+		advance(ka, round + 1);
+		advance(kb, round + 7);
+		for (uint32_t i = 0; i < RACE_N; i++) {
+			ma[i] = in[i] * 3u + round + 1;
+			mb[i] = (mb[i] * 3u + round) * 3u + round + 7;
+		}
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, a, 0, RACE_N * 4, out));
+		check_words(out, ma, "buffer a");
+		advance(kb, 1);
+		for (uint32_t i = 0; i < RACE_N; i++)
+			mb[i] = mb[i] * 3u + 1;
+		/* An odd part of b, at an odd word. */
+		memset(out, 0, RACE_N * 4);
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, b, 4 * 333, (RACE_N - 333) * 4, out + 333));
+		memcpy(out, mb, 333 * 4);
+		check_words(out, mb, "buffer b");
+	}
+	clwarp_kernel_free(ka);
+	clwarp_kernel_free(kb);
+	clReleaseMemObject(a);
+	clReleaseMemObject(b);
+	free(in);
+	free(ma);
+	free(mb);
+	free(out);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Threads at once: two copying through one engine's chunks (so they
+ * lease against each other), one launching kernels on that engine's queue,
+ * one with an engine of its own (another queue) launching kernels and
+ * copying. */
+struct job {
+	clwarp_engine *e;
+	clwarp_kernel *k;     /* kernel threads: advance on buf */
+	cl_mem buf;
+	unsigned seed;
+	char failure[256];
+};
+
+static void *
+copier(void *arg)
+{
+	struct job *j = arg;
+	unsigned char *src = malloc(N_BYTES), *dst = malloc(N_BYTES);
+
+	for (unsigned it = 0; it < 12 && !j->failure[0]; it++) {
+		size_t off = (it * 977u) % 1000, n = N_BYTES - off - it * 13u;
+
+		fill(src, n, j->seed * 100 + it);
+		memset(dst, 0, n);
+		if (clwarp_buffer_write(j->e, j->buf, off, n, src) != CLWARP_OK ||
+		    clwarp_buffer_read(j->e, j->buf, off, n, dst) != CLWARP_OK)
+			snprintf(j->failure, sizeof(j->failure), "iteration %u: %s", it, clwarp_last_error());
+		else if (first_diff(dst, src, n) != n)
+			snprintf(j->failure, sizeof(j->failure), "iteration %u: byte %zu wrong", it,
+				 first_diff(dst, src, n));
+	}
+	free(src);
+	free(dst);
+	return NULL;
+}
+
+static void *
+launcher(void *arg)
+{
+	struct job *j = arg;
+	uint32_t *model = malloc(RACE_N * 4), *out = malloc(RACE_N * 4);
+	size_t global = RACE_N;
+
+	for (uint32_t i = 0; i < RACE_N; i++)
+		model[i] = i + j->seed;
+	if (clwarp_buffer_write(j->e, j->buf, 0, RACE_N * 4, model) != CLWARP_OK)
+		snprintf(j->failure, sizeof(j->failure), "write: %s", clwarp_last_error());
+	for (uint32_t round = 0; round < 8 && !j->failure[0]; round++) {
+		for (uint32_t l = 0; l < 4 && !j->failure[0]; l++) {
+			uint32_t add = round * 4 + l;
+
+			if (clwarp_kernel_set_arg_scalar(j->k, 1, sizeof(add), &add) != CLWARP_OK ||
+			    clwarp_kernel_enqueue(j->k, 1, &global, NULL) != CLWARP_OK)
+				snprintf(j->failure, sizeof(j->failure), "launch: %s", clwarp_last_error());
+			for (uint32_t i = 0; i < RACE_N; i++)
+				model[i] = model[i] * 3u + add;
+		}
+		if (!j->failure[0] && clwarp_buffer_read(j->e, j->buf, 0, RACE_N * 4, out) != CLWARP_OK)
+			snprintf(j->failure, sizeof(j->failure), "read: %s", clwarp_last_error());
+		for (uint32_t i = 0; i < RACE_N && !j->failure[0]; i++)
+			if (out[i] != model[i])
+				snprintf(j->failure, sizeof(j->failure), "round %u element %u: %u, expected %u",
+					 round, i, out[i], model[i]);
+	}
+	free(model);
+	free(out);
+	return NULL;
+}
+
+START_TEST(test_race_threads)
+{
+	clwarp_engine *shared = staging_engine(knobs[_i]), *own = staging_engine(knobs[_i]);
+	clwarp_program *ps = NULL, *po = NULL;
+	struct job jobs[5];
+	pthread_t t[5];
+	unsigned before = atomic_load(&staged_copies);
+
+	if (on_oclgrind()) {
+		fprintf(stderr, "test_race_threads: not run on Oclgrind (host threads flushing at once crash it)\n");
+		clwarp_engine_free(shared);
+		clwarp_engine_free(own);
+		return;
+	}
+	memset(jobs, 0, sizeof(jobs));
+	for (unsigned i = 0; i < 5; i++) {
+		jobs[i].e = i < 3 ? shared : own;
+		jobs[i].seed = i + 1;
+		ck_assert_clwarp_ok(clwarp_buffer_new(jobs[i].e, CL_MEM_READ_WRITE, N_BYTES, NULL, &jobs[i].buf));
+	}
+	jobs[2].k = advance_kernel(shared, &ps, jobs[2].buf);
+	jobs[3].k = advance_kernel(own, &po, jobs[3].buf);
+	for (unsigned i = 0; i < 5; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, jobs[i].k ? launcher : copier, &jobs[i]), 0);
+	for (unsigned i = 0; i < 5; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_msg(!jobs[i].failure[0], "%s, thread %u: %s", knobs[_i], i, jobs[i].failure);
+	}
+	ck_assert_uint_gt(atomic_load(&staged_copies) - before, 0);
+	for (unsigned i = 0; i < 5; i++) {
+		clwarp_kernel_free(jobs[i].k);
+		clReleaseMemObject(jobs[i].buf);
+	}
+	clwarp_engine_free(shared);
+	clwarp_engine_free(own);
+}
+END_TEST
+
+/* clwarp_engine_free right after staged copies, with asynchronous copies
+ * and kernels still queued: everything queued completes, the chunks go. */
+START_TEST(test_free_in_flight)
+{
+	clwarp_engine *e = staging_engine(knobs[0]);
+	clwarp_program *p = NULL;
+	clwarp_kernel *k;
+	cl_mem buf = NULL;
+	uint32_t *in = malloc(RACE_N * 4), *out = malloc(RACE_N * 4), *want = malloc(RACE_N * 4);
+	cl_event ev[2];
+
+	for (uint32_t i = 0; i < RACE_N; i++) {
+		in[i] = i * 2654435761u;
+		want[i] = in[i] * 3u + 5;
+		out[i] = 0;
+	}
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, RACE_N * 4, NULL, &buf));
+	k = advance_kernel(e, &p, buf);
+	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 0, RACE_N * 4, in));
+	advance(k, 5);
+	ck_assert_clwarp_ok(clwarp_buffer_read_async(e, buf, 0, RACE_N * 4, out, 0, NULL, &ev[0]));
+	ck_assert_clwarp_ok(clwarp_buffer_write_async(e, buf, 0, 4, in, 1, &ev[0], &ev[1]));
+	clwarp_kernel_free(k);
+	clwarp_engine_free(e);
+	ck_assert_int_eq(clWaitForEvents(2, ev), CL_SUCCESS);
+	check_words(out, want, "read after the engine was freed");
+	clReleaseEvent(ev[0]);
+	clReleaseEvent(ev[1]);
+	clReleaseMemObject(buf);
+	free(in);
+	free(out);
+	free(want);
+}
+END_TEST
+
+/* Scatter and gather of a device group through its engines' chunks:
+ * slices of odd sizes, one empty. */
+START_TEST(test_group)
+{
+	clwarp_engine_options o;
+	clwarp_group *g = NULL;
+	size_t count, offsets[CLWARP_GROUP_MAX_DEVICES + 1], n = 250001;
+	cl_mem buffers[CLWARP_GROUP_MAX_DEVICES];
+	uint32_t *host = malloc(n * 4), *back = malloc(n * 4);
+	unsigned before;
+
+	staging_options(&o);
+	set_knob(knobs[_i]);
+	ck_assert_clwarp_ok(clwarp_group_new(NULL, &o, &g));
+	unsetenv("CLWARP_STAGING");
+	count = clwarp_group_size(g);
+	offsets[0] = 0;
+	for (size_t d = 0; d < count; d++)
+		offsets[d + 1] = d == 0 && count > 1 ? 0 : offsets[d] + (n - offsets[d]) / (count - d) + (d % 2);
+	offsets[count] = n;
+	for (size_t i = 0; i < n; i++)
+		host[i] = (uint32_t)i * 40503u ^ 0xc0ffeeu;
+	before = atomic_load(&staged_copies);
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, 4, offsets, buffers));
+	memset(back, 0, n * 4);
+	ck_assert_clwarp_ok(clwarp_group_gather(g, buffers, 4, offsets, back));
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(back[i] == host[i], "%s: element %zu is %u, expected %u", knobs[_i], i, back[i],
+			      host[i]);
+	/* Both ways, every device with a slice. */
+	ck_assert_uint_eq(atomic_load(&staged_copies) - before, 2 * (count > 1 ? count - 1 : 1));
+	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_free(g);
+	free(host);
+	free(back);
+}
+END_TEST
+
+int
+main(void)
+{
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("staging", &tc);
+	int knob_count = (int)(sizeof(knobs) / sizeof(knobs[0]));
+
+	/* Each knob of `knobs` in turn (_i). */
+	if (test_wanted("test_ranges"))
+		tcase_add_loop_test(tc, test_ranges, 0, knob_count);
+	ADD_TEST(tc, test_threshold);
+	ADD_TEST(tc, test_bad_knobs);
+	ADD_TEST(tc, test_race_same_queue);
+	if (test_wanted("test_race_threads"))
+		tcase_add_loop_test(tc, test_race_threads, 0, knob_count);
+	ADD_TEST(tc, test_free_in_flight);
+	if (test_wanted("test_group"))
+		tcase_add_loop_test(tc, test_group, 0, knob_count);
+	return test_main(s);
+}
