@@ -44,7 +44,7 @@ part() {
 	shift 2
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
-	env "${envs[@]}" meson test -C "$build" --no-rebuild --print-errorlogs \
+	env "${envs[@]}" meson test -C "$build" --setup full --no-rebuild --print-errorlogs \
 		--logbase "$name" "$@" >"$build/meson-logs/$name.out" 2>&1
 	RESULT[$name]="$(summarize "$build/meson-logs/$name.json") ($((SECONDS - start)) s)"
 	echo "part $name: ${RESULT[$name]}"
