@@ -72,9 +72,9 @@ step_test() {
 	# namespace and the group tests their two devices, so a skip fails here.
 	# First the README's command as a newcomer runs it after the build: the
 	# default test setup 'quick' (tests/meson.build), every suite at the
-	# reduced sizes, the torture test 30 s of rounds. Its time is printed:
-	# the README promises under 6 minutes on 2 cores (this machine's
-	# caches may be warmer than a newcomer's).
+	# reduced sizes, the torture test 30 s of rounds. Its time is printed
+	# (the target: under 6 minutes on 2 cores, docs/testing.md; the test
+	# cache folder here may be warmer than a newcomer's).
 	# A failure in one run still lets the others run.
 	local t=$SECONDS rc=0
 	CLWARP_BACKEND=local CLWARP_TEST_REQUIRE_ALL=1 sh -c "$README_TEST_COMMAND" || rc=1
