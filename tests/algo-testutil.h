@@ -23,7 +23,7 @@ static const char *const type_names[] = { "int",    "uint",  "long",  "ulong", "
 static inline void
 test_read_quick(void)
 {
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	quick = q && *q && strcmp(q, "0") != 0;
 }

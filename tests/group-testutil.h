@@ -78,7 +78,7 @@ group_test_main(const char *name, void (*add_tests)(TCase *tc))
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout(name, &tc);
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	int skip = group_test_choose_devices();
 

@@ -36,7 +36,7 @@ static inline void
 read_test_levels(void)
 {
 	test_read_quick();
-	tiny = quick && getenv("CLWARP_TEST_QUICK") && strcmp(getenv("CLWARP_TEST_QUICK"), "2") == 0;
+	tiny = quick && test_quick_env() && strcmp(test_quick_env(), "2") == 0;
 }
 
 /* In tiny runs, every third entry of a list of lengths, the first and last kept. */

@@ -491,7 +491,7 @@ START_TEST(test_lookback_stress)
 {
 	/* CLWARP_TEST_QUICK (CI's sanitizer, PoCL 6.0 and rusticl runs): fewer
 	 * and smaller calls, every algorithm and type still. */
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 	bool quick_run = q && *q && strcmp(q, "0") != 0;
 	unsigned calls = (unsigned)env_number("CLWARP_STRESS_CALLS", quick_run ? 48 : 128);
 	unsigned first = (unsigned)env_number("CLWARP_STRESS_FIRST", 0);

@@ -53,7 +53,7 @@ static const char *const bit_names[BIT_FIELDS] = {
 static int
 quick(void)
 {
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	return q && *q && strcmp(q, "0") != 0;
 }

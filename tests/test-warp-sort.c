@@ -58,7 +58,7 @@ static const unsigned value_type_of[TYPE_COUNT_ALL] = { TYPE_DOUBLE, TYPE_FLOAT,
 static int
 quick(void)
 {
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	return q && *q && strcmp(q, "0") != 0;
 }
@@ -66,7 +66,7 @@ quick(void)
 static int
 quick_level(void)
 {
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	return quick() ? atoi(q) : 0;
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "clwarp/clwarp.h"
+#include "test-env.h"
 
 /* A fresh folder under $CLWARP_TEST_TMPDIR (or /tmp); the caller frees the string. */
 static inline char *

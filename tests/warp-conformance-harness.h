@@ -58,7 +58,7 @@ shape_set(struct shape *sh, unsigned dims, const size_t *local, const size_t *gr
 static inline int
 quick_mode(void)
 {
-	const char *q = getenv("CLWARP_TEST_QUICK");
+	const char *q = test_quick_env();
 
 	return q && *q && strcmp(q, "0") != 0;
 }

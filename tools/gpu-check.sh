@@ -19,8 +19,10 @@
 #   threads-local  test-threads 5 times in a row, local backend on the GPU
 #   pocl-*         the whole suite on the machine's PoCL (CLWARP_DEVICE=cpu,
 #                  quick sizes, torture left out), in three parts like nv's
-# The kernels/examples files run with --check in the examples suite of the
-# nv, local and pocl parts.
+# Every part runs `meson test --setup full` (no quick sizes on NVIDIA); the
+# pocl parts' CLWARP_TEST_QUICK=1 wins over the setup there. The
+# kernels/examples files run with --check in the examples suite of the nv,
+# local and pocl parts.
 #
 # Why so many parts: most suites run one test at a time (is_parallel: false,
 # for CI's 2 cores), which made the whole suite take 480 s on the GPU alone.
@@ -77,11 +79,12 @@ part() {
 	rm -rf "$scratch" && mkdir -p "$scratch/cache" "$scratch/tmp"
 	# The CPU seconds tell which part crowds the 16 cores (the check's limit).
 	local TIMEFORMAT="%U s user, %S s system"
-	{ time env "${envs[@]}" meson test -C "$BUILD" --no-rebuild --print-errorlogs --logbase "$name" \
+	{ time env "${envs[@]}" meson test -C "$BUILD" --setup full --no-rebuild --print-errorlogs --logbase "$name" \
 		--wrapper "env CLWARP_CACHE_DIR=$PWD/$scratch/cache CLWARP_TEST_TMPDIR=$PWD/$scratch/tmp" \
 		"$@" >"$BUILD/meson-logs/$name.out" 2>&1; } 2>"$BUILD/meson-logs/$name.cpu"
-	# meson names the logs of a wrapped run NAME-env.*
-	for log in "$BUILD/meson-logs/$name-env".*; do mv -f "$log" "$BUILD/meson-logs/$name.${log##*.}"; done
+	# meson names the logs of a wrapped run NAME-env.* (of a setup, NAME-full.*)
+	for log in "$BUILD/meson-logs/$name-env".* "$BUILD/meson-logs/$name-full".*; do
+		[[ -e $log ]] || continue mv -f "$log" "$BUILD/meson-logs/$name.${log##*.}"; done
 	echo "part $name: $(summarize "$BUILD/meson-logs/$name.json") ($((SECONDS - start)) s)"
 	echo "cpu $name: $(cat "$BUILD/meson-logs/$name.cpu")"
 	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT|SKIP|INTERRUPT)" "$BUILD/meson-logs/$name.out"

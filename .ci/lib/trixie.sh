@@ -299,7 +299,7 @@ step_trixie() {
 		echo "PoCL 6.0: khr at the native width was not refused for its varying width" >&2
 		rc=1
 	fi
-	in_root sh -euc "cd /src; $pocl CLWARP_NATIVE_WIDTH=1 CLWARP_TEST_EXPECT_BACKEND=local meson test -C build --print-errorlogs engine program warp" || rc=1
+	in_root sh -euc "cd /src; $pocl CLWARP_NATIVE_WIDTH=1 CLWARP_TEST_EXPECT_BACKEND=local meson test -C build --setup full --print-errorlogs engine program warp" || rc=1
 	echo "PoCL 6.0, native width asked for: $((SECONDS - t)) s"; t=$SECONDS
 	# Mesa rusticl on llvmpipe: sub-groups as an OpenCL C 3.0 feature, no
 	# width pin. The automatic backend must be khr at the native width

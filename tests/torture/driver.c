@@ -17,6 +17,7 @@
 
 #include "diskcache.h"
 #include "driver.h"
+#include "../test-env.h"
 
 /*
  * Usage: torture WORKER_EXE (meson test --suite torture). See
@@ -348,7 +349,10 @@ setup(struct torture *t, int argc, char **argv)
 	const char *base = getenv("CLWARP_TEST_TMPDIR");
 	char bound[32];
 
-	t->cfg.seconds = env_number("CLWARP_TORTURE_SECONDS", 90, 1, 86400);
+	/* 30 s of rounds at the reduced test sizes (test-env.h: the
+	 * default `meson test`), as in CI's test step: still at least one
+	 * round per folder fault. */
+	t->cfg.seconds = env_number("CLWARP_TORTURE_SECONDS", test_quick() ? 30 : 90, 1, 86400);
 	t->cfg.workers = (unsigned)env_number("CLWARP_TORTURE_WORKERS", 8, 1, 64);
 	t->cfg.max_bytes = (uint64_t)env_number("CLWARP_TORTURE_MAX_BYTES", 160 << 10, 4096, 1e12);
 	t->cfg.seed = (uint64_t)env_number("CLWARP_TORTURE_SEED", (double)(time(NULL) ^ getpid()), 1, 1e15);
