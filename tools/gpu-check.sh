@@ -84,7 +84,8 @@ part() {
 		"$@" >"$BUILD/meson-logs/$name.out" 2>&1; } 2>"$BUILD/meson-logs/$name.cpu"
 	# meson names the logs of a wrapped run NAME-env.* (of a setup, NAME-full.*)
 	for log in "$BUILD/meson-logs/$name-env".* "$BUILD/meson-logs/$name-full".*; do
-		[[ -e $log ]] || continue mv -f "$log" "$BUILD/meson-logs/$name.${log##*.}"; done
+		[[ -e $log ]] && mv -f "$log" "$BUILD/meson-logs/$name.${log##*.}"
+	done
 	echo "part $name: $(summarize "$BUILD/meson-logs/$name.json") ($((SECONDS - start)) s)"
 	echo "cpu $name: $(cat "$BUILD/meson-logs/$name.cpu")"
 	grep -E "^ *[0-9]+/[0-9]+ .*(FAIL|ERROR|TIMEOUT|SKIP|INTERRUPT)" "$BUILD/meson-logs/$name.out"
