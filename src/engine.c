@@ -12,6 +12,7 @@
 #include "device.h"
 #include "error.h"
 #include "hostmem.h"
+#include "pocl_slot.h"
 #include "program.h"
 #include "staging.h"
 #include "util.h"
@@ -212,6 +213,7 @@ engine_finish(clwarp_engine *e)
 	if (err != CL_SUCCESS)
 		return set_cl_error(err, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
 	e->queue_in_order = (queue_props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
+	e->pocl_slot = pocl_slot_take(&e->info);
 	log_debug(&e->logger, "engine on %s (%s), disk cache %s", e->info.name, e->info.platform_name,
 		  e->disk.dir ? e->disk.dir : "off");
 	return CLWARP_OK;
@@ -313,6 +315,7 @@ engine_free(clwarp_engine *e)
 		clReleaseCommandQueue(e->queue);
 	if (e->context)
 		clReleaseContext(e->context);
+	pocl_slot_give(e->pocl_slot);
 	device_info_clear(&e->info);
 	diskcache_close(&e->disk);
 	pthread_mutex_destroy(&e->programs_lock);

@@ -86,6 +86,7 @@ struct clwarp_engine {
 	size_t host_bytes;               /* their sum */
 
 	struct staging staging;          /* chunks for blocking copies (src/staging.c) */
+	unsigned pocl_slot;              /* PoCL 4 and 5: -D CLWARP_POCL_SLOT (src/pocl_slot.h) */
 };
 
 

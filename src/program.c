@@ -341,6 +341,9 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 			  strstr(engine->info.platform_name, "NVIDIA"));
 	strbuf_printf(&opts, "%s%s %s", arg_info ? ALWAYS_OPTIONS : "",
 		      config->cl_std_30 ? " -cl-std=CL3.0" : "", options ? options : "");
+	/* PoCL 4 and 5: a kernel hash of this engine's own (src/pocl_slot.h). */
+	if (engine->pocl_slot)
+		strbuf_printf(&opts, " -D CLWARP_POCL_SLOT=%u", engine->pocl_slot);
 	if (full.failed || opts.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto out;

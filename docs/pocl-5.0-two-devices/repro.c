@@ -6,7 +6,10 @@
  * in pocl_release_dlhandle_cache ("found->ref_count > 0") in libclwarp's
  * group tests; PoCL 3.1 and 6.0 do not. README.md says why.
  *
- *   cc -O1 -o repro repro.c -lOpenCL && POCL_DEVICES="pthread pthread" ./repro [rounds]
+ *   cc -O1 -o repro repro.c -lOpenCL && POCL_DEVICES="pthread pthread" ./repro [rounds] [slots]
+ *
+ * "slots": each device's program built with -D CLWARP_POCL_SLOT=d+1, as
+ * libclwarp's engines are on PoCL 4 and 5 (src/pocl_slot.h): no abort.
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -24,6 +27,7 @@ int
 main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 20;
+	int slots = argc > 2 && strcmp(argv[2], "slots") == 0;
 	cl_platform_id platforms[8];
 	cl_device_id devices[2];
 	cl_uint np = 0, nd = 0;
@@ -57,7 +61,8 @@ main(int argc, char **argv)
 			ctx[d] = clCreateContext(NULL, 1, &devices[d], NULL, NULL, &err);
 			q[d] = clCreateCommandQueue(ctx[d], devices[d], 0, &err);
 			prog[d] = clCreateProgramWithSource(ctx[d], 1, &source, NULL, &err);
-			clBuildProgram(prog[d], 1, &devices[d], "", NULL, NULL);
+			clBuildProgram(prog[d], 1, &devices[d],
+				       slots ? (d ? "-D CLWARP_POCL_SLOT=2" : "-D CLWARP_POCL_SLOT=1") : "", NULL, NULL);
 			k[d] = clCreateKernel(prog[d], "twice", &err);
 			for (int i = 0; i < 16384; i++)
 				host[d][i] = i;
