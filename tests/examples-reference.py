@@ -327,6 +327,11 @@ def shfl_scan(data, width, partial_sums, sums, W):
         # them all; a narrower warp does not, and the sample's result is then
         # whatever its kernel does (the test compares backends instead).
         raise Undefined("shfl_scan: a block of %d has more than W = %d warps" % (block, W))
+    if W > width:
+        # The sample's shuffles have width 'width' (32, CUDA's warp): at a
+        # wider W they scan segments of 32 lanes, and a warp's last lane
+        # holds its last segment's sum, not the warp's.
+        raise Undefined("shfl_scan: W = %d is wider than the sample's shuffle width %d" % (W, width))
     scan = inclusive_scan(data, block, add)
     return [scan, [scan[b + block - 1] for b in range(0, len(data), block)]]
 
