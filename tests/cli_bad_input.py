@@ -43,6 +43,20 @@ BAD_FILES = {
     "d-no-expect.cl": b"//! run: -a out:int[1]\nkernel void k(global int *x) { x[0] = 1; }\n",
     "d-expect-out.cl": b"//! run: -a out:int[1]\n//! expect[1]: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
     "d-expect-value.cl": b"//! run: -a out:int[1]\n//! expect: abc\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-w0.cl": b"//! expect[0]@0: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-w3.cl": b"//! expect@3: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-w128.cl": b"//! expect[0]@128: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wabc.cl": b"//! expect[0]@abc: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wnone.cl": b"//! expect[0]@: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wcolon.cl": b"//! expect[0]@16 1\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wtwice.cl": b"//! expect@16: 1\n//! expect: 2\n//! expect[0]@16: 1\n"
+                          b"kernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wout.cl": b"//! run: -a out:int[1]\n//! expect[1]@16: 1\n"
+                        b"kernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wvalue.cl": b"//! run: -a out:int[1]\n//! expect: 1\n//! expect@8: x\n"
+                          b"kernel void k(global int *x) { x[0] = 1; }\n",
+    "d-expect-wmissing.cl": b"//! run: -b local -w 2 -a out:int[1]\n//! expect@16: 1\n"
+                            b"kernel void k(global int *x) { x[0] = 1; }\n",
     "empty.bin": b"",
 }
 
@@ -195,6 +209,19 @@ BAD_INPUT = [
     bad("--check without expect", ["--check", "d-no-expect.cl"], 2, "d-no-expect.cl has no //! expect lines"),
     bad("expect for a missing out:", ["--check", "d-expect-out.cl"], 2, "expect[1], but there is only 1 out: argument"),
     bad("expect value not a literal", ["--check", "d-expect-value.cl"], 2, "'abc' is not an integer"),
+    bad("expect@0", NOP[:2] + ["d-expect-w0.cl"], 2, "d-expect-w0.cl:1: bad warp width '@0' in expect[K]@W"),
+    bad("expect@3", NOP[:2] + ["d-expect-w3.cl"], 2, "bad warp width '@3' in expect[K]@W (expected a power of two from 1 to 64)"),
+    bad("expect@128", NOP[:2] + ["d-expect-w128.cl"], 2, "bad warp width '@128'"),
+    bad("expect@abc", NOP[:2] + ["d-expect-wabc.cl"], 2, "expected a warp width after '@' in expect[K]@W"),
+    bad("expect@ empty", NOP[:2] + ["d-expect-wnone.cl"], 2, "expected a warp width after '@'"),
+    bad("expect@16 without ':'", NOP[:2] + ["d-expect-wcolon.cl"], 2, "expected ':' after expect[K] or expect[K]@W"),
+    bad("expect@16 twice", NOP[:2] + ["d-expect-wtwice.cl"], 2,
+        "d-expect-wtwice.cl:3: a second expect line for out: buffer 0 at width 16 (the first is on line 1)"),
+    bad("expect@16 for a missing out:", ["--check", "d-expect-wout.cl"], 2, "expect[1]@16, but there is only 1 out: argument"),
+    bad("expect@8 value not a literal", ["--check", "-b", "local", "-w", "16", "d-expect-wvalue.cl"], 2,
+        "d-expect-wvalue.cl:3: expect[0]@8: 'x' is not an integer"),
+    bad("--check with no line for the width", ["--check", "d-expect-wmissing.cl"], 2,
+        "d-expect-wmissing.cl has expect[0] lines for warp width 16 only, none for this run's width 2"),
     # --json: the error as a JSON object on stdout as well.
     bad("--json unknown option", ["--json", "--bogus", "plain.cl"], 2, "unknown option '--bogus'"),
     bad("--js abbreviation, after the error", ["-g", "0", "--js"] + NOP, 2, "bad global size '0'"),

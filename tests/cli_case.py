@@ -80,6 +80,43 @@ kernel void wsum(global const int *in, global int *out)
 	out[i] = warp_reduce_add(in[i]);
 }
 """,
+    # Per-width expect lines: a line without @W for 32 (and 4), @8 and
+    # @16 lines for out: buffer 0, and out: buffer 1 the same at any width.
+    "widths.cl": """\
+//! run: -g 64 -l 64 -a out:uint[2] -a out:int[2]
+//! expect[0]@16: 16 16
+//! expect: 0 0
+//! expect[0]@8: 8 8
+//! expect[1]: 7 7
+kernel void width(global uint *w, global int *seven)
+{
+	size_t i = get_global_id(0);
+	if (i < 2) {
+		w[i] = warp_size() == 32 ? 0 : warp_size();
+		seven[i] = 7;
+	}
+}
+""",
+    "widths-only.cl": """\
+//! run: -g 64 -l 64 -a out:uint[1]
+//! expect@16: 16
+//! expect@8: 8
+kernel void width(global uint *w)
+{
+	if (get_global_id(0) == 0)
+		w[0] = warp_size();
+}
+""",
+    "widths-wrong.cl": """\
+//! run: -g 64 -l 64 -a out:uint[1]
+//! expect@16: 99
+//! expect: 8
+kernel void width(global uint *w)
+{
+	if (get_global_id(0) == 0)
+		w[0] = warp_size();
+}
+""",
     "bad.cl": """\
 kernel void broken(global int *x)
 {

@@ -161,6 +161,37 @@ class RunTests:
         self.assertEqual(rc, 1)
         self.assertEqual(json.loads(out)["check"], "fail")
 
+    def test_check_per_width(self):
+        # expect[K]@W holds at width W only; a line without @W elsewhere.
+        for width, want in ((8, 8), (16, 16), (32, 0), (4, 4)):
+            argv = ["--check", "-b", "local", "-w", str(width), "widths.cl"]
+            rc, out, err = self.run_cli(*argv)
+            if width == 4:
+                # The line without @W says 0 0, the kernel 4 4.
+                self.assertEqual(rc, 1, err)
+                self.assertIn("check: FAIL arg0[0]: got 4, expected 0", out)
+                continue
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(out.splitlines()[-1], "check: pass", out)
+            self.assertIn("arg0: %d %d" % (want, want), out)
+        # A wrong @W line fails like any other.
+        rc, out, _ = self.run_cli("--check", "-b", "local", "-w", "16", "widths-wrong.cl")
+        self.assertEqual(rc, 1)
+        self.assertIn("check: FAIL arg0[0]: got 16, expected 99", out)
+        out, _ = self.ok("--check", "-b", "local", "-w", "8", "widths-wrong.cl")
+        self.assertEqual(out.splitlines()[-1], "check: pass")
+        # Only @W lines: a run at another width is a usage error naming the
+        # file, the widths that have lines and the run's width.
+        out, _ = self.ok("--check", "-b", "local", "-w", "8", "widths-only.cl")
+        self.assertEqual(out.splitlines()[-1], "check: pass")
+        err = self.usage_error("--check", "-b", "local", "-w", "64", "widths-only.cl",
+                               pattern=r"widths-only\.cl has expect\[0\] lines for warp "
+                                       r"widths 8, 16 only, none for this run's width 64")
+        self.assertEqual(len(err.strip().splitlines()), 3, err)
+        # Without --check the lines are not needed.
+        out, _ = self.ok("-q", "-b", "local", "-w", "64", "widths-only.cl")
+        self.assertEqual(out, "arg0: 64\n")
+
     def test_several_kernels(self):
         err = self.usage_error("-a", "out:int[4]", "copy.cl")
         for name in ("copy_int", "copy_float", "copy_uchar", "copy_long", "set_value"):

@@ -15,150 +15,35 @@ number g covers the global ids g*W .. g*W+W-1 on every backend.
 
     python3 tests/examples-reference.py              # run and expect lines, W = 32
     python3 tests/examples-reference.py --width 16   # the same for another width
+    python3 tests/examples-reference.py --width-lines NAME  # its expect[K]@W lines
     python3 tests/examples-reference.py --verify     # check kernels/examples/*.cl
+
+An example file holds '//! expect[K]:' lines for W = 32 and, for each width W
+of WIDTHS where out: buffer K comes out otherwise, an '//! expect[K]@W:' line
+(clwarp-run --check takes the @W line at width W, the line without @W at
+any other). --width-lines prints those @W lines.
 
 --verify fails when a kernels/examples/*.cl file has no reference here (or
 the other way round), when its '//! run:' line differs from the one here, or
-when its '//! expect[K]:' lines differ from the reference at W = 32 (integers
-exactly, floats within 1e-6 relative).
+when, at W = 32 and at every other width of WIDTHS that its launch allows
+(a local size that is a multiple of W) and where its result is defined, the
+expect line that clwarp-run --check takes differs from the reference
+(integers exactly, floats within 1e-6 relative).
 """
 
-import ast
 import math
 import os
 import shlex
-import struct
 import sys
 
 DEFAULT_WIDTH = 32
-FLOAT_TYPES = ("float", "double")
-INT_TYPES = {
-    "char": (8, True), "uchar": (8, False), "short": (16, True), "ushort": (16, False),
-    "int": (32, True), "uint": (32, False), "long": (64, True), "ulong": (64, False),
-}
+# The widths the examples run at: 32 (CUDA's, PoCL's, the khr pin), 16
+# (Intel's CPU runtime), 8 (Mesa's llvmpipe), 64 (-b local -w 64).
+WIDTHS = (8, 16, 32, 64)
 
-# ---------------------------------------------------------------------------
-# Argument SPECs and INIT values, as clwarp-run documents them.
-
-
-def c_div(a, b):
-    """C integer division: truncates toward zero."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def c_mod(a, b):
-    """C remainder: takes the sign of the dividend."""
-    return a - c_div(a, b) * b
-
-
-def eval_expr(text, i, floating):
-    """An INIT expression in i: + - * / %, unary minus, parentheses."""
-
-    def ev(node):
-        if isinstance(node, ast.Expression):
-            return ev(node.body)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
-            if isinstance(node.value, float) and not floating:
-                raise ValueError("a float literal in an integer expression: " + text)
-            return float(node.value) if floating else node.value
-        if isinstance(node, ast.Name) and node.id == "i":
-            return float(i) if floating else i
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-            v = ev(node.operand)
-            return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.BinOp):
-            a, b = ev(node.left), ev(node.right)
-            if isinstance(node.op, ast.Add):
-                return a + b
-            if isinstance(node.op, ast.Sub):
-                return a - b
-            if isinstance(node.op, ast.Mult):
-                return a * b
-            if isinstance(node.op, ast.Div):
-                return a / b if floating else c_div(a, b)
-            if isinstance(node.op, ast.Mod):
-                return math.fmod(a, b) if floating else c_mod(a, b)
-        raise ValueError("unsupported INIT expression: " + text)
-
-    return ev(ast.parse(text, mode="eval"))
-
-
-def to_type(t, v):
-    """Stores v in an element of type t (float: rounded to single precision)."""
-    if t == "float":
-        return struct.unpack("f", struct.pack("f", float(v)))[0]
-    if t == "double":
-        return float(v)
-    bits, signed = INT_TYPES[t]
-    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
-    if not lo <= v <= hi:
-        raise ValueError("%r is out of range for %s" % (v, t))
-    return int(v)
-
-
-def literal(t, text):
-    return to_type(t, float(text) if t in FLOAT_TYPES else int(text, 0))
-
-
-def init_values(t, n, init):
-    floating = t in FLOAT_TYPES
-    if init is None:
-        return [to_type(t, 0)] * n
-    if init == "iota":
-        return [to_type(t, i) for i in range(n)]
-    if init.startswith("iota("):
-        start, step = (literal(t, s) for s in init[5:-1].split(","))
-        return [to_type(t, start + i * step) for i in range(n)]
-    if init.startswith("fill("):
-        return [literal(t, init[5:-1])] * n
-    if init.startswith(("rand(", "@")):
-        raise ValueError("the reference cannot reproduce INIT " + init + "; use an expression")
-    if "," in init:
-        vals = [literal(t, s) for s in init.split(",")]
-        if len(vals) != n:
-            raise ValueError("INIT %s has %d values for %d elements" % (init, len(vals), n))
-        return vals
-    return [to_type(t, eval_expr(init, i, floating)) for i in range(n)]
-
-
-class Arg:
-    """One kernel argument: a buffer (values; out says it is printed) or a scalar."""
-
-    def __init__(self, spec):
-        self.spec = spec
-        self.out = spec.startswith("out:")
-        body = spec[4:] if self.out else spec
-        if body.startswith("local:"):   # local memory: no host values
-            self.type, rest = body[6:].split("[", 1)
-            self.count = int(rest.rstrip("]"))
-            self.value = None
-        elif "[" in body:
-            self.type, rest = body.split("[", 1)
-            count, _, init = rest.partition("]")
-            self.count = int(count)
-            init = init[1:] if init.startswith("=") else None
-            self.value = init_values(self.type, self.count, init)
-        else:
-            self.type, _, text = body.partition(":")
-            self.count = None
-            self.value = literal(self.type, text)
-
-
-def parse_run(run):
-    """The -a SPECs of a run line, in order, and the rest of its options."""
-    tokens = shlex.split(run)
-    specs, rest = [], []
-    k = 0
-    while k < len(tokens):
-        if tokens[k] == "-a":
-            specs.append(tokens[k + 1])
-            k += 2
-        else:
-            rest.append(tokens[k])
-            k += 1
-    return specs, rest
-
+# The argument SPECs and INIT values (tests/examples_args.py).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from examples_args import FLOAT_TYPES, Arg, c_mod, parse_run, to_type  # noqa: E402
 
 # ---------------------------------------------------------------------------
 # The examples. Each gets its kernel arguments (buffers as lists, scalars as
@@ -394,6 +279,10 @@ def brev(x, bits):
 
 @example("-g 64 -l 64 -a int[64]=3*i+1 -a int[64]=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,0,1,0,1,1,0,0,0,1,1,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0 -a int[64]=(i*7)%23-11 -a uint[64]=(i*37)%256+3840 -a uint[16]=0,1,2,3,0x80000000,0xffffffff,0x7fffffff,0x10,0x12345678,0x80000001,0xf0,0x10000,0xdeadbeef,0x55555555,6,0x40000000 -a ulong[16]=0,1,2,3,0x8000000000000000,0xffffffffffffffff,0x7fffffffffffffff,0x100000000,0x0123456789abcdef,0x8000000000000001,0xff00,0x80000000,0xdeadbeefcafebabe,0x5555555555555555,12,0x4000000000000000 -a out:int[512] -a out:uint[256] -a out:int[384] -a out:int[192] -a out:uint[192] -a out:int[96] -a out:uint[16] -a out:ulong[16]")
 def cuda_intrinsics(v, p, w, u, xs, xl, shfl, masks, votes, reds, ureds, bits, rev, revll, W):
+    if W > 32:
+        # Ballots and masks are ulong beyond 32 lanes (docs/porting-cuda.md);
+        # the example keeps them in uint buffers, CUDA's 32 bits.
+        raise Undefined("cuda_intrinsics: the lane masks of W = %d do not fit its uint buffers" % W)
     shuffles = (cuda_shfl(v, W, lambda l: 3 * l + 1) + cuda_shfl(v, W, lambda l: 3, 8)
                 + cuda_shfl_up(v, W, 3) + cuda_shfl_up(v, W, 2, 4)
                 + cuda_shfl_down(v, W, 5) + cuda_shfl_down(v, W, 3, 4)
@@ -438,6 +327,11 @@ def shfl_scan(data, width, partial_sums, sums, W):
         # them all; a narrower warp does not, and the sample's result is then
         # whatever its kernel does (the test compares backends instead).
         raise Undefined("shfl_scan: a block of %d has more than W = %d warps" % (block, W))
+    if W > width:
+        # The sample's shuffles have width 'width' (32, CUDA's warp): at a
+        # wider W they scan segments of 32 lanes, and a warp's last lane
+        # holds its last segment's sum, not the warp's.
+        raise Undefined("shfl_scan: W = %d is wider than the sample's shuffle width %d" % (W, width))
     scan = inclusive_scan(data, block, add)
     return [scan, [scan[b + block - 1] for b in range(0, len(data), block)]]
 
@@ -525,6 +419,7 @@ def values_match(t, got_text, want):
 
 
 def read_directives(path):
+    """The run lines, and the expect lines by (K, W); W is None without @W."""
     runs, expects = [], {}
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -536,9 +431,44 @@ def read_directives(path):
                 runs.append(s[4:].strip())
             elif s.startswith("expect"):
                 head, _, vals = s.partition(":")
+                head, _, width = head.partition("@")
                 k = int(head[7:-1]) if head.startswith("expect[") else 0
-                expects[k] = vals.replace(",", " ").split()
+                expects[(k, int(width) if width else None)] = vals.replace(",", " ").split()
     return runs, expects
+
+
+def local_size(run):
+    rest = parse_run(run)[1]
+    return int(rest[rest.index("-l") + 1])
+
+
+def widths_of(name):
+    """{W: the reference at W, or None where it is undefined} for the
+    widths of WIDTHS that the example's launch allows."""
+    run = EXAMPLES[name][0]
+    result = {}
+    for W in WIDTHS:
+        if local_size(run) % W:
+            continue
+        try:
+            result[W] = reference(name, W)
+        except Undefined:
+            result[W] = None
+    return result
+
+
+def width_lines(name):
+    """The expect[K]@W lines of example NAME: one for each K and W of
+    WIDTHS whose values differ from those at W = 32."""
+    base = reference(name, DEFAULT_WIDTH)
+    lines = []
+    for W, ref in sorted(widths_of(name).items()):
+        if W == DEFAULT_WIDTH or ref is None:
+            continue
+        for k, ((t, values), (_, values32)) in enumerate(zip(ref, base)):
+            if values != values32:
+                lines.append("//! expect[%d]@%d: %s" % (k, W, " ".join(fmt(t, v) for v in values)))
+    return lines
 
 
 def verify(folder):
@@ -555,20 +485,32 @@ def verify(folder):
             errors.append("%s: the //! run: line is %r, the reference's %r" % (path, runs, want_run))
             continue
         ref = reference(name)
-        if sorted(expects) != list(range(len(ref))):
-            errors.append("%s: expect lines for out: buffers %s, the reference has %d"
-                          % (path, sorted(expects), len(ref)))
+        plain = sorted(k for k, w in expects if w is None)
+        if plain != list(range(len(ref))):
+            errors.append("%s: expect lines without @W for out: buffers %s, the reference has %d"
+                          % (path, plain, len(ref)))
             continue
-        for k, (t, want) in enumerate(ref):
-            got = expects[k]
-            if len(got) != len(want):
-                errors.append("%s: expect[%d] has %d values, the reference %d"
-                              % (path, k, len(got), len(want)))
+        refs = widths_of(name)
+        for k, w in sorted(expects, key=lambda kw: (kw[0], kw[1] or 0)):
+            if w is not None and (k >= len(ref) or refs.get(w) is None):
+                errors.append("%s: expect[%d]@%d, but the reference has no result for out: "
+                              "buffer %d at width %d" % (path, k, w, k, w))
+        for W, ref_w in sorted(refs.items()):
+            if ref_w is None:
                 continue
-            bad = [j for j in range(len(want)) if not values_match(t, got[j], want[j])]
-            for j in bad[:5]:
-                errors.append("%s: expect[%d][%d] is %s, the reference %s"
-                              % (path, k, j, got[j], fmt(t, want[j])))
+            for k, (t, want) in enumerate(ref_w):
+                key = (k, W) if (k, W) in expects else (k, None)
+                got = expects[key]
+                line = "expect[%d]%s" % (k, "@%d" % W if key[1] else "")
+                if len(got) != len(want):
+                    errors.append("%s: %s has %d values, the reference at width %d %d"
+                                  % (path, line, len(got), W, len(want)))
+                    continue
+                bad = [j for j in range(len(want)) if not values_match(t, got[j], want[j])]
+                for j in bad[:5]:
+                    errors.append("%s: %s[%d] is %s, the reference at width %d %s%s"
+                                  % (path, line, j, got[j], W, fmt(t, want[j]),
+                                     "" if key[1] else " (add an expect[%d]@%d line)" % (k, W)))
     for name in sorted(set(EXAMPLES) - set(files)):
         errors.append("%s: the reference has no %s.cl" % (folder, name))
     for e in errors:
@@ -589,10 +531,22 @@ def main(argv):
     ap.add_argument("--examples", default=os.path.join(root, "kernels", "examples"),
                     help="the folder of the example files (default: %(default)s)")
     ap.add_argument("--width", type=int, default=DEFAULT_WIDTH, help="warp width W (default 32)")
+    ap.add_argument("--width-lines", action="store_true",
+                    help="print the //! expect[K]@W lines of the examples (W of %s)"
+                    % ", ".join(map(str, WIDTHS)))
     ap.add_argument("names", nargs="*", help="examples to print (default: all)")
     opts = ap.parse_args(argv)
     if opts.verify:
         return verify(opts.examples)
+    if opts.width_lines:
+        for name in opts.names or EXAMPLES:
+            if name not in EXAMPLES:
+                ap.error("no example %s (have: %s)" % (name, " ".join(EXAMPLES)))
+            print("%s.cl" % name)
+            for line in width_lines(name):
+                print(line)
+            print()
+        return 0
     for name in opts.names or EXAMPLES:
         if name not in EXAMPLES:
             ap.error("no example %s (have: %s)" % (name, " ".join(EXAMPLES)))

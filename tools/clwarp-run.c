@@ -93,6 +93,17 @@ kernel_names(const clwarp_program *prog, char *buf, size_t len)
 	}
 }
 
+/* "expect[K]" or "expect[K]@W", for messages about line @p x. */
+static const char *
+expect_name(const struct kf_expect *x, char *buf, size_t len)
+{
+	if (x->width)
+		snprintf(buf, len, "expect[%u]@%u", x->k, x->width);
+	else
+		snprintf(buf, len, "expect[%u]", x->k);
+	return buf;
+}
+
 static int
 run(struct run_state *s, int argc, char **argv)
 {
@@ -173,6 +184,7 @@ run(struct run_state *s, int argc, char **argv)
 			return report_usage("--check: %s has no //! expect lines", s->kf.path);
 		for (size_t e = 0; e < s->kf.expect_count; e++) {
 			const struct kf_expect *x = &s->kf.expects[e];
+			char name[48];
 			size_t k = 0;
 			bool found = false;
 
@@ -183,13 +195,13 @@ run(struct run_state *s, int argc, char **argv)
 					found = true;
 					if (!check_validate(s->specs[i].type, x->values, x->count, err,
 							    sizeof(err)))
-						return report_usage("%s:%d: expect[%u]: %s", s->kf.path,
-								   x->line, x->k, err);
+						return report_usage("%s:%d: %s: %s", s->kf.path, x->line,
+								   expect_name(x, name, sizeof(name)), err);
 				}
 			}
 			if (!found)
-				return report_usage("%s:%d: expect[%u], but there %s only %zu out: argument%s",
-						   s->kf.path, x->line, x->k, out_count == 1 ? "is" : "are",
+				return report_usage("%s:%d: %s, but there %s only %zu out: argument%s",
+						   s->kf.path, x->line, expect_name(x, name, sizeof(name)), out_count == 1 ? "is" : "are",
 						   out_count, out_count == 1 ? "" : "s");
 		}
 	}
@@ -208,6 +220,20 @@ run(struct run_state *s, int argc, char **argv)
 	if (o->warp_size && o->warp_size != warp)
 		return report_usage("-w %u: the %s backend runs warps of %u; add -b local to emulate width %u",
 				   o->warp_size, clwarp_backend_name(backend), warp, o->warp_size);
+	/* Expect lines for other widths only are no check of this run. */
+	if (o->check) {
+		for (size_t k = 0; k < out_count; k++) {
+			char widths[64];
+
+			if (!kernel_file_expects(&s->kf, (unsigned)k) ||
+			    kernel_file_expect(&s->kf, (unsigned)k, warp))
+				continue;
+			kernel_file_expect_widths(&s->kf, (unsigned)k, widths, sizeof(widths));
+			return report_usage("--check: %s has expect[%zu] lines for warp width%s %s only, none for this run's width %u (add '//! expect[%zu]@%u:' or a line without @W)",
+					   s->kf.path, k, strchr(widths, ',') ? "s" : "", widths, warp,
+					   k, warp);
+		}
+	}
 	dev = clwarp_engine_device_info(s->engine);
 
 	/* Sizes against the device, then host memory. */
@@ -437,7 +463,7 @@ build:
 	}
 	if (o->check) {
 		for (size_t k = 0; k < nout; k++) {
-			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k);
+			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k, warp);
 
 			if (x)
 				check_compare(&s->report, s->outs[k].type, s->outs[k].data, s->outs[k].count,

@@ -138,7 +138,7 @@ fail:
 static int
 parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size_t errlen)
 {
-	unsigned long k = 0;
+	unsigned long k = 0, width = 0;
 	const char *p = rest;
 	struct kf_expect *e;
 	char *copy, *tok, *save = NULL;
@@ -158,13 +158,41 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 		}
 		p = end + 1;
 	}
+	if (*p == '@') {
+		char *end;
+
+		errno = 0;
+		if (!isdigit((unsigned char)p[1])) {
+			snprintf(err, errlen,
+				 "%s:%d: expected a warp width after '@' in expect[K]@W (1, 2, 4, ... 64)",
+				 kf->path, line);
+			return 2;
+		}
+		width = strtoul(p + 1, &end, 10);
+		if (errno || width < 1 || width > 64 || (width & (width - 1))) {
+			snprintf(err, errlen,
+				 "%s:%d: bad warp width '@%.*s' in expect[K]@W (expected a power of two from 1 to 64)",
+				 kf->path, line, (int)(end - p - 1 > 20 ? 20 : end - p - 1), p + 1);
+			return 2;
+		}
+		p = end;
+	}
 	if (*p != ':') {
-		snprintf(err, errlen, "%s:%d: expected ':' after expect[K]", kf->path, line);
+		snprintf(err, errlen, "%s:%d: expected ':' after expect[K] or expect[K]@W", kf->path,
+			 line);
 		return 2;
 	}
 	p++;
-	if (kernel_file_expect(kf, (unsigned)k)) {
-		snprintf(err, errlen, "%s:%d: a second expect line for out: buffer %lu", kf->path, line, k);
+	for (size_t i = 0; i < kf->expect_count; i++) {
+		if (kf->expects[i].k != k || kf->expects[i].width != width)
+			continue;
+		if (width)
+			snprintf(err, errlen,
+				 "%s:%d: a second expect line for out: buffer %lu at width %lu (the first is on line %d)",
+				 kf->path, line, k, width, kf->expects[i].line);
+		else
+			snprintf(err, errlen, "%s:%d: a second expect line for out: buffer %lu", kf->path,
+				 line, k);
 		return 2;
 	}
 	e = realloc(kf->expects, (kf->expect_count + 1) * sizeof(*e));
@@ -175,6 +203,7 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 	memset(e, 0, sizeof(*e));
 	e->line = line;
 	e->k = (unsigned)k;
+	e->width = (unsigned)width;
 	copy = strdup(p);
 	if (!copy)
 		goto oom;
@@ -254,7 +283,7 @@ kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *er
 					snprintf(err, errlen, "%s:%d: //! run: %s", path, line, why);
 					rc = 2;
 				}
-			} else if (strncmp(s, "expect", 6) == 0 && (s[6] == '[' || s[6] == ':')) {
+			} else if (strncmp(s, "expect", 6) == 0 && (s[6] == '[' || s[6] == '@' || s[6] == ':')) {
 				rc = parse_expect(kf, s + 6, line, err, errlen);
 			} else {
 				char *end = s + strlen(s);
@@ -262,7 +291,7 @@ kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char *er
 				while (end > s && isspace((unsigned char)end[-1]))
 					end--;
 				snprintf(err, errlen,
-					 "%s:%d: unknown directive '//! %.*s' (expected run: or expect[K]:)",
+					 "%s:%d: unknown directive '//! %.*s' (expected run:, expect[K]: or expect[K]@W:)",
 					 path, line, (int)(end - s), s);
 				rc = 2;
 			}
@@ -324,11 +353,52 @@ kernel_file_clear(struct kernel_file *kf)
 }
 
 const struct kf_expect *
-kernel_file_expect(const struct kernel_file *kf, unsigned k)
+kernel_file_expect(const struct kernel_file *kf, unsigned k, unsigned width)
+{
+	const struct kf_expect *any = NULL;
+
+	for (size_t i = 0; i < kf->expect_count; i++) {
+		const struct kf_expect *e = &kf->expects[i];
+
+		if (e->k != k)
+			continue;
+		if (width && e->width == width)
+			return e;
+		if (e->width == 0)
+			any = e;
+	}
+	return any;
+}
+
+bool
+kernel_file_expects(const struct kernel_file *kf, unsigned k)
 {
 	for (size_t i = 0; i < kf->expect_count; i++) {
 		if (kf->expects[i].k == k)
-			return &kf->expects[i];
+			return true;
 	}
-	return NULL;
+	return false;
+}
+
+void
+kernel_file_expect_widths(const struct kernel_file *kf, unsigned k, char *buf, size_t buflen)
+{
+	size_t len = 0;
+
+	if (buflen)
+		buf[0] = '\0';
+	/* The widths are powers of two up to 64: one pass per width keeps
+	 * them ascending whatever the order of the lines. */
+	for (unsigned w = 1; w <= 64; w *= 2) {
+		for (size_t i = 0; i < kf->expect_count; i++) {
+			const struct kf_expect *e = &kf->expects[i];
+			int n;
+
+			if (e->k != k || e->width != w || len >= buflen)
+				continue;
+			n = snprintf(buf + len, buflen - len, "%s%u", len ? ", " : "", w);
+			if (n > 0)
+				len += (size_t)n;
+		}
+	}
 }

@@ -13,10 +13,11 @@ struct kf_run {
 	char **argv;     /* NULL-terminated */
 };
 
-/* One "//! expect[K]: v0 v1 ..." line. */
+/* One "//! expect[K]: v0 v1 ..." or "//! expect[K]@W: v0 v1 ..." line. */
 struct kf_expect {
 	int line;
 	unsigned k;
+	unsigned width;  /* the W of @W; 0: the line holds at every width */
 	size_t count;
 	char **values;
 };
@@ -42,8 +43,19 @@ int kernel_file_parse(const char *path, char *text, struct kernel_file *kf, char
 		      size_t errlen);
 void kernel_file_clear(struct kernel_file *kf);
 
-/* The expect line for out: buffer @p k, or NULL. */
-const struct kf_expect *kernel_file_expect(const struct kernel_file *kf, unsigned k);
+/*
+ * The expect line for out: buffer @p k at warp width @p width: the @W line
+ * with W == width, else the line without @W, else NULL. A @p width of 0
+ * finds only the line without @W.
+ */
+const struct kf_expect *kernel_file_expect(const struct kernel_file *kf, unsigned k,
+					   unsigned width);
+/* Whether out: buffer @p k has any expect line, at any width. */
+bool kernel_file_expects(const struct kernel_file *kf, unsigned k);
+/* The widths W of the @W lines for out: buffer @p k, ascending, as
+ * "8, 16" into @p buf (empty when there are none). */
+void kernel_file_expect_widths(const struct kernel_file *kf, unsigned k, char *buf,
+			       size_t buflen);
 
 /*
  * Split @p text into words like a POSIX shell does for simple quoting:

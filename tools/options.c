@@ -75,7 +75,10 @@ const char options_help_text[] =
 	"  TYPE:VALUE           a scalar, e.g. int:64 or float:0.5\n"
 	"  local:TYPE[N]        local memory of N elements\n"
 	"\n"
-	"A kernel file may hold defaults: '//! run: OPTIONS' and '//! expect[K]: v0 v1 ...'.\n"
+	"A kernel file may hold defaults: '//! run: OPTIONS' and '//! expect[K]: v0 v1 ...';\n"
+	"'//! expect[K]@W: ...' holds only at warp width W (1, 2, 4, ... 64) and wins there\n"
+	"over the line without @W. --check with lines for out: buffer K at other widths\n"
+	"only is a usage error.\n"
 	"Exit status: 0 success, 1 run-time failure or check mismatch, 2 usage error.\n";
 
 /* -------------------------------------------------------------- helpers */

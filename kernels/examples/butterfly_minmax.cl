@@ -4,6 +4,7 @@
  * otherwise. Ties mark every lane that holds the value. */
 //! run: -g 64 -l 64 -a int[64]=(i*i)%17 -a out:int[64]
 //! expect[0]: -1 0 0 0 1 0 0 0 0 0 0 0 0 1 0 0 0 -1 0 0 0 1 0 0 0 0 0 0 0 0 1 0 0 0 -1 0 0 0 1 0 0 0 0 0 0 0 0 1 0 0 0 -1 0 0 0 1 0 0 0 0 0 0 0 0
+//! expect[0]@8: -1 0 0 0 1 0 0 0 0 0 0 -1 0 1 0 0 0 -1 0 0 0 1 0 0 0 0 0 0 -1 0 1 0 0 0 -1 0 0 0 1 0 -1 0 0 0 0 -1 0 1 0 0 0 -1 0 0 0 1 0 -1 1 0 0 1 -1 0
 
 kernel void butterfly_minmax(global const int *in, global int *out)
 {

@@ -6,6 +6,8 @@
  * the lane comes after it. Input i*i: the odd numbers 1 3 5 ... 61, then 0. */
 //! run: -g 32 -l 32 -a int[32]=i*i -a out:int[32]
 //! expect[0]: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0
+//! expect[0]@8: 1 3 5 7 9 11 13 0 17 19 21 23 25 27 29 0 33 35 37 39 41 43 45 0 49 51 53 55 57 59 61 0
+//! expect[0]@16: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 0 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0
 
 kernel void neighbor_difference(global const int *in, global int *out)
 {

@@ -6,6 +6,9 @@
  * nout, the length of out, keeps smaller warps (more sums) inside the buffer. */
 //! run: -g 64 -l 64 -a int[64]=iota(1,1) -a out:int[2] -a uint:2
 //! expect[0]: 528 1552
+//! expect[0]@8: 36 100
+//! expect[0]@16: 136 392
+//! expect[0]@64: 2080 0
 
 kernel void warp_sum(global const int *in, global int *out, uint nout)
 {

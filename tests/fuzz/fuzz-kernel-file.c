@@ -63,7 +63,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(strcmp(kf.runs[i].argv[0], "clwarp-run") == 0);
 		}
 		for (size_t i = 0; i < kf.expect_count; i++)
-			FUZZ_CHECK(kernel_file_expect(&kf, kf.expects[i].k) == &kf.expects[i]);
+			FUZZ_CHECK(kernel_file_expect(&kf, kf.expects[i].k, kf.expects[i].width) ==
+				   &kf.expects[i]);
 	}
 	kernel_file_clear(&kf);
 
