@@ -437,6 +437,9 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
 			if (len > 5 && strncmp(start, "warp_", 5) == 0)
 				ex->uses_warp = true;
+			/* <clwarp/cuda.h>'s calls are warp_* ones behind macros. */
+			if (ex->cuda && !ex->serving && source_is_cuda_warp_call(start, len))
+				ex->uses_warp = true;
 			ex->types_named |= source_type_bits(start, len);
 			ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
 			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),

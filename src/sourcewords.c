@@ -56,6 +56,26 @@ source_is_block_sync(const char *name, size_t len)
 }
 
 bool
+source_is_cuda_warp_call(const char *name, size_t len)
+{
+	static const char *const names[] = {
+		"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync", "__shfl",
+		"__shfl_up", "__shfl_down", "__shfl_xor", "__ballot_sync", "__ballot", "__all_sync",
+		"__any_sync", "__uni_sync", "__all", "__any", "__activemask", "__syncwarp",
+		"__reduce_add_sync", "__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync",
+		"__reduce_or_sync", "__reduce_xor_sync", "__match_any_sync", "__match_all_sync",
+	};
+
+	if (len < 5 || name[0] != '_' || name[1] != '_')
+		return false;
+	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	}
+	return false;
+}
+
+bool
 source_is_cast_type(const char *name, size_t len)
 {
 	static const char *const names[] = { "int", "float", "double", "char", "short", "long",

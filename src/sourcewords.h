@@ -28,6 +28,11 @@ uint64_t source_type_bits(const char *name, size_t len);
  * khr and intel (source.h, scratch_for_block_sync)? */
 bool source_is_block_sync(const char *name, size_t len);
 
+/* Is it one of <clwarp/cuda.h>'s warp-level calls (__shfl_sync, __ballot,
+ * __reduce_add_sync, ...)? A kernel that makes them keeps the warp
+ * contract, as one that names warp_* does (source.h, uses_warp). */
+bool source_is_cuda_warp_call(const char *name, size_t len);
+
 /* Is it a scalar type that a C++ functional cast names, `int(x)`? */
 bool source_is_cast_type(const char *name, size_t len);
 

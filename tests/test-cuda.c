@@ -193,6 +193,7 @@ START_TEST(test_header_vs_model)
 	prog = build_program(e, "cuda-semantics.cl");
 	check_shuffles(e, prog, W, &tl);
 	check_votes(e, prog, W, &tl);
+	prog = build_program(e, "cuda-names.cl");
 	check_names(e, prog, &tl);
 	snprintf(what, sizeof(what), "<clwarp/cuda.h> on %s, W = %u", clwarp_backend_name(backend), W);
 	tally_assert(&tl, what);
@@ -249,6 +250,47 @@ START_TEST(test_mask_check)
 			      "no mask message: %s\n%s", clwarp_last_error(), info.log ? info.log : "");
 		clwarp_build_info_clear(&info);
 	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* A kernel that reaches the warp only through <clwarp/cuda.h>'s macros
+ * keeps the warp contract: a work-group of 1.5 warps is refused before the
+ * launch, as for warp_* calls, and a whole number of warps runs. */
+START_TEST(test_contract_through_macros)
+{
+	static const char *const src =
+		"#include <clwarp/cuda.h>\n"
+		"__global__ void k(global unsigned *o) {\n"
+		"  o[blockIdx.x * blockDim.x + threadIdx.x] = __popc(__ballot_sync(0xffffffffu, 1));\n"
+		"}\n";
+	clwarp_engine *e = engine_new(0);
+	clwarp_program *prog = NULL;
+	clwarp_kernel *k = NULL;
+	cl_mem buf = NULL;
+	unsigned w = warpSize_of(e), out[256];
+	size_t global = 4 * (size_t)w, local = 2 * (size_t)w;
+
+	ck_assert_msg(clwarp_program_build_source(e, src, "macros.cl", NULL, &prog, NULL) == CLWARP_OK,
+		      "build: %s", clwarp_last_error());
+	ck_assert_int_eq(clwarp_program_kernel(prog, "k", &k), CLWARP_OK);
+	ck_assert_int_eq(clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(out), NULL, &buf), CLWARP_OK);
+	ck_assert_int_eq(clwarp_kernel_set_arg_buffer(k, 0, buf), CLWARP_OK);
+	if (w >= 2) {
+		size_t bad = 3 * (size_t)w / 2, bad_global = 2 * bad;
+
+		ck_assert_int_eq(clwarp_kernel_launch(k, 1, &bad_global, &bad, NULL), CLWARP_ERROR_WARP_CONTRACT);
+		ck_assert_msg(strstr(clwarp_last_error(), "not a multiple of the warp size"), "%s",
+			      clwarp_last_error());
+	}
+	ck_assert_msg(clwarp_kernel_launch(k, 1, &global, &local, NULL) == CLWARP_OK, "launch: %s",
+		      clwarp_last_error());
+	ck_assert_int_eq(clwarp_buffer_read(e, buf, 0, global * sizeof(unsigned), out), CLWARP_OK);
+	for (size_t i = 0; i < global; i++)
+		ck_assert_msg(out[i] == (w < 32 ? w : 32), "lane %zu: %u lanes voted, the warp has %u", i,
+			      out[i], w);
+	clReleaseMemObject(buf);
+	clwarp_kernel_free(k);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -342,6 +384,8 @@ main(void)
 	tcase_set_timeout(tc, 600);
 	if (test_wanted("test_mask_check"))
 		tcase_add_test(tc, test_mask_check);
+	if (test_wanted("test_contract_through_macros"))
+		tcase_add_test(tc, test_contract_through_macros);
 	if (test_wanted("test_model_vs_cuda"))
 		tcase_add_test(tc, test_model_vs_cuda);
 	if (test_wanted("test_header_vs_model"))
