@@ -1,6 +1,6 @@
 /* The words of a program that decide what the engine adds to it: the
  * extension types it names (kernels/warp/types.cl) and <clwarp/cuda.h>'s
- * block votes (the scratch on khr and intel). */
+ * block votes (the scratch on khr and intel) and warp calls (the contract). */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "sourcewords.h"
@@ -42,17 +42,24 @@ source_type_bits(const char *name, size_t len)
 	return 0;
 }
 
+/* Is the identifier [name, name + len) one of @p names? */
+static bool
+name_in(const char *const *names, size_t count, const char *name, size_t len)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return true;
+	}
+	return false;
+}
+
 bool
 source_is_block_sync(const char *name, size_t len)
 {
 	static const char *const names[] = { "__syncthreads_count", "__syncthreads_and",
 					     "__syncthreads_or" };
 
-	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
-		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
-			return true;
-	}
-	return false;
+	return name_in(names, ARRAY_LENGTH(names), name, len);
 }
 
 bool
@@ -68,11 +75,7 @@ source_is_cuda_warp_call(const char *name, size_t len)
 
 	if (len < 5 || name[0] != '_' || name[1] != '_')
 		return false;
-	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
-		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
-			return true;
-	}
-	return false;
+	return name_in(names, ARRAY_LENGTH(names), name, len);
 }
 
 bool
@@ -81,11 +84,7 @@ source_is_cast_type(const char *name, size_t len)
 	static const char *const names[] = { "int", "float", "double", "char", "short", "long",
 		"unsigned", "signed", "bool", "half", "uint", "uchar", "ushort", "ulong", "size_t" };
 
-	for (size_t i = 0; i < ARRAY_LENGTH(names); i++) {
-		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
-			return true;
-	}
-	return false;
+	return name_in(names, ARRAY_LENGTH(names), name, len);
 }
 
 uint64_t
