@@ -23,10 +23,14 @@
  * two or more chunks, memcpy into one chunk while the DMA of the other
  * runs (non-blocking enqueues, one event per chunk).
  */
-#define DEFAULT_THRESHOLD ((size_t)1 << 20)
-#define DEFAULT_CHUNK ((size_t)4 << 20)
-#define DEFAULT_CHUNKS 8u
-#define DEFAULT_THREADS 4u
+/* Measured on an H200 (docs/copies.md, "Tuning"): staged copies lose to
+ * the driver's pageable path at 1-4 MiB and win from 16 MiB; 32 chunks of
+ * 2 MiB and 12 threads reach 0.62-0.91 of pinned from 64 MiB, where 8 of
+ * 4 MiB and 4 threads reached 0.40-0.53. */
+#define DEFAULT_THRESHOLD ((size_t)16 << 20)
+#define DEFAULT_CHUNK ((size_t)2 << 20)
+#define DEFAULT_CHUNKS 32u
+#define DEFAULT_THREADS 12u
 /* Pieces smaller than this cost more in enqueues than they overlap. */
 #define PIECE_MIN ((size_t)64 << 10)
 /* Bytes per host thread at least: starting and joining 3 threads took
