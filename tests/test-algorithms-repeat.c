@@ -180,7 +180,7 @@ repeat_run(void *arg)
 	return NULL;
 }
 
-START_TEST(test_repeated_calls)
+START_TEST(test_kernel_reuse)
 {
 	clwarp_engine *engines[ENGINES];
 	struct repeat_thread r[THREADS];
@@ -206,5 +206,5 @@ void
 add_repeat_tests(TCase *tc)
 {
 	read_test_levels();
-	ADD_ALGORITHMS_TEST(tc, test_repeated_calls);
+	ADD_ALGORITHMS_TEST(tc, test_kernel_reuse);
 }
