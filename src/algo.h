@@ -79,6 +79,8 @@ struct algo_tuning {
  * histogram: clear, local, global; sort: histogram, offsets, pass, and
  * for wait-free passes count and scan). */
 #define ALGO_KERNELS 5
+/* Arguments per kernel at most (algo_call_launch's signatures). */
+#define ALGO_ARGS 16
 /* Look-back states are (epoch << 2) | state in 32 bits. */
 #define EPOCH_LIMIT (1u << 30)
 
@@ -110,6 +112,16 @@ struct algo_variant {
 	bool sort_wait_free;   /* sort: SORT_WAIT_FREE passes (algorithms.sort_wait_free) */
 	bool small;            /* the one-work-group kernels (ALGO_SMALL) */
 	clwarp_kernel *kernels[ALGO_KERNELS];
+	/* The value each argument holds now, where it may be left as it is:
+	 * scalars, and the engine's temporaries while temps_gen is memo_gen
+	 * (size 0: unknown, set it). Back-to-back calls set only what changed;
+	 * callers' buffers are set every time, since a released handle's value
+	 * may come back as another buffer. */
+	struct {
+		unsigned char size;
+		unsigned char bytes[8];
+	} memo[ALGO_KERNELS][ALGO_ARGS];
+	unsigned long memo_gen[ALGO_KERNELS];
 	struct algo_variant *next;
 };
 
@@ -133,6 +145,7 @@ struct algorithms {
 	size_t sort_counts_bytes;
 	bool sort_wait_free;   /* sort passes never wait across work-groups (the engine's
 				  choice, made once: tuning.sort_lookback) */
+	unsigned long temps_gen; /* +1 when any temporary above is released (algo_temp_reserve) */
 	cl_uint epoch;
 	cl_uint compute_units;
 	struct algo_tuning tuning;

@@ -55,8 +55,32 @@ flush_pending(struct algo_call *c, bool last)
 	return kernel_enqueue_at(k, 1, NULL, &c->pending_global, &local, last ? &c->last : NULL);
 }
 
-/* Arguments: 'b' cl_mem, 'l' cl_ulong, 'u' cl_uint, 'v' one element of the
- * variant's type, passed as a const void *. */
+/* Set argument i unless the memo says it holds these bytes already
+ * (memo false: a caller's buffer, set every time and not remembered). */
+static clwarp_status
+set_arg(struct algo_call *c, unsigned which, unsigned i, size_t size, const void *value, bool memo)
+{
+	struct algo_variant *v = c->v;
+	clwarp_status status;
+
+	if (i >= ALGO_ARGS || size > sizeof(v->memo[which][i].bytes))
+		memo = false;
+	else if (memo && v->memo[which][i].size == size &&
+		 memcmp(v->memo[which][i].bytes, value, size) == 0)
+		return CLWARP_OK;
+	if (i < ALGO_ARGS)
+		v->memo[which][i].size = 0;
+	status = kernel_set_arg(v->kernels[which], i, size, value);
+	if (status == CLWARP_OK && memo) {
+		memcpy(v->memo[which][i].bytes, value, size);
+		v->memo[which][i].size = (unsigned char)size;
+	}
+	return status;
+}
+
+/* Arguments: 'b' cl_mem of the caller's, 't' cl_mem of the engine's
+ * (struct algorithms' temporaries), 'l' cl_ulong, 'u' cl_uint, 'v' one
+ * element of the variant's type, passed as a const void *. */
 clwarp_status
 algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char *sig, ...)
 {
@@ -68,23 +92,28 @@ algo_call_launch(struct algo_call *c, unsigned which, size_t global, const char 
 
 	/* Before the arguments change: the held launch may be this kernel's. */
 	status = flush_pending(c, false);
+	/* A temporary released since the memo was made: forget all of it. */
+	if (c->v->memo_gen[which] != c->a->temps_gen) {
+		memset(c->v->memo[which], 0, sizeof(c->v->memo[which]));
+		c->v->memo_gen[which] = c->a->temps_gen;
+	}
 	va_start(ap, sig);
 	for (unsigned i = 0; sig[i] && status == CLWARP_OK; i++) {
-		if (sig[i] == 'b') {
+		if (sig[i] == 'b' || sig[i] == 't') {
 			cl_mem b = va_arg(ap, cl_mem);
 
-			status = kernel_set_arg(k, i, sizeof(b), &b);
+			status = set_arg(c, which, i, sizeof(b), &b, sig[i] == 't');
 		} else if (sig[i] == 'v') {
-			status = kernel_set_arg(k, i, algo_types[c->v->type].size,
-						va_arg(ap, const void *));
+			status = set_arg(c, which, i, algo_types[c->v->type].size,
+					 va_arg(ap, const void *), true);
 		} else if (sig[i] == 'l') {
 			cl_ulong x = va_arg(ap, cl_ulong);
 
-			status = kernel_set_arg(k, i, sizeof(x), &x);
+			status = set_arg(c, which, i, sizeof(x), &x, true);
 		} else {
 			cl_uint x = va_arg(ap, cl_uint);
 
-			status = kernel_set_arg(k, i, sizeof(x), &x);
+			status = set_arg(c, which, i, sizeof(x), &x, true);
 		}
 	}
 	va_end(ap);

@@ -253,7 +253,7 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 		/* A fresh epoch for the "counts are clear" flag in tile_words[0]. */
 		status = algo_lookback_prepare(&c, 1, sizeof(cl_uint), &epoch);
 		if (status == CLWARP_OK)
-			status = algo_call_launch(&c, 1, groups * c.v->wg, "blllluuubuubb", in,
+			status = algo_call_launch(&c, 1, groups * c.v->wg, "blllluuubuutt", in,
 						  (cl_ulong)n, hp.lower, hp.upper, hp.p, hp.q, hp.mode,
 						  (cl_uint)bins, counts, (cl_uint)groups, epoch,
 						  c.a->counter, c.a->tile_words);

@@ -83,7 +83,7 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 		cl_mem count_buffer = buffers[RUNS_COUNT];
 		cl_mem keys = n ? buffers[RUNS_KEYS] : count_buffer;
 
-		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbbbbluubbb", keys,
+		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbbbbluuttt", keys,
 					  n && value_type >= 0 ? buffers[RUNS_VALUES] : keys,
 					  n ? buffers[RUNS_UNIQUE] : count_buffer,
 					  n ? buffers[RUNS_AGGREGATES] : count_buffer, count_buffer,

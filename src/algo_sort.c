@@ -105,10 +105,10 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		status = algo_temp_reserve(engine, &a->sort_counts, &a->sort_counts_bytes,
 					   tiles * SORT_RADIX * sizeof(cl_uint));
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, groups * wg, "bluuub", keys, (cl_ulong)n, descending,
+		status = algo_call_launch(&c, 0, groups * wg, "bluuut", keys, (cl_ulong)n, descending,
 					  begin, end, a->sort_bins);
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 1, passes * wg, "b", a->sort_bins);
+		status = algo_call_launch(&c, 1, passes * wg, "t", a->sort_bins);
 	for (unsigned p = 0; p < passes && status == CLWARP_OK; p++) {
 		cl_mem from = p % 2 ? a->sort_keys : keys, to = p % 2 ? keys : a->sort_keys;
 		cl_mem vfrom = from, vto = to;
@@ -122,13 +122,13 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		}
 		if (a->sort_wait_free) {
 			/* Count, scan the counts, scatter: no waits (sort.cl). */
-			status = algo_call_launch(&c, 3, tiles * wg, "bluuub", from, (cl_ulong)n,
+			status = algo_call_launch(&c, 3, tiles * wg, "bluuut", from, (cl_ulong)n,
 						  descending, shift, (1u << bits) - 1u, a->sort_counts);
 			if (status == CLWARP_OK)
-				status = algo_call_launch(&c, 4, wg, "bubu", a->sort_counts, (cl_uint)tiles,
+				status = algo_call_launch(&c, 4, wg, "tutu", a->sort_counts, (cl_uint)tiles,
 							  a->sort_bins, p);
 			if (status == CLWARP_OK)
-				status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuubb", from, to,
+				status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuutt", from, to,
 							  vfrom, vto, (cl_ulong)n, (cl_uint)tiles, epoch,
 							  descending, shift, (1u << bits) - 1u, p,
 							  a->sort_bins, a->sort_counts);
@@ -136,7 +136,7 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		}
 		status = algo_lookback_prepare(&c, tiles * SORT_RADIX, sizeof(cl_uint), &epoch);
 		if (status == CLWARP_OK)
-			status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuubbbb", from, to, vfrom,
+			status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuutttt", from, to, vfrom,
 						  vto, (cl_ulong)n, (cl_uint)tiles, epoch, descending,
 						  shift, (1u << bits) - 1u, p, a->sort_bins,
 						  a->counter, a->tile_words, a->tile_slots);

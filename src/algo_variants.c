@@ -311,9 +311,12 @@ algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have, size_t need)
 	free(zeros);
 	if (err != CL_SUCCESS)
 		return set_cl_error(err, "creating a temporary buffer");
-	/* Kernels still queued keep the old one alive until they finish. */
-	if (*buf)
+	/* Kernels still queued keep the old one alive until they finish. Its
+	 * handle may come back as a later buffer: no argument memo may match it. */
+	if (*buf) {
 		clReleaseMemObject(*buf);
+		engine->algorithms->temps_gen++;
+	}
 	*buf = mem;
 	*have = size;
 	return CLWARP_OK;

@@ -206,7 +206,7 @@ algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op o
 		status = algo_temp_reserve(engine, &c.a->partials, &c.a->partials_bytes, groups * size);
 	}
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, groups * c.v->wg, "blbbb", n ? in : result, (cl_ulong)n,
+		status = algo_call_launch(&c, 0, groups * c.v->wg, "blbtt", n ? in : result, (cl_ulong)n,
 				     result, c.a->partials, c.a->counter);
 	return algo_call_end(&c, status, event);
 }
@@ -302,7 +302,7 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 		status = algo_lookback_prepare(&c, tiles, size, &epoch);
 	}
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbluubbbv", in, out, (cl_ulong)n,
+		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbluutttv", in, out, (cl_ulong)n,
 				     (cl_uint)tiles, epoch, c.a->counter, c.a->tile_words,
 				     c.a->tile_slots, (const void *)carry);
 	return algo_call_end(&c, status, event);
@@ -362,7 +362,7 @@ select_call(const char *fn, enum algo_kind kind, bool in_order, clwarp_engine *e
 	/* With n == 0 one tile still runs, to write the count: `in` and `out`
 	 * are never read or written then, any buffer will do. */
 	if (status == CLWARP_OK)
-		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbbluubbb", n ? in : count,
+		status = algo_call_launch(&c, 0, tiles * c.v->wg, "bbbluuttt", n ? in : count,
 				     n ? out : count, count, (cl_ulong)n, (cl_uint)tiles, epoch,
 				     c.a->counter, c.a->tile_words, c.a->tile_slots);
 	if (status == CLWARP_OK && kind == ALGO_PARTITION && in_order && n > 1)

@@ -30,5 +30,6 @@ main(void)
 	/* Last, so that the tests before keep their CLWARP_TEST_SHARD halves. */
 	add_narrow_select_tests(tc);
 	add_small_tests(tc);
+	add_repeat_tests(tc);
 	return test_main(s);
 }

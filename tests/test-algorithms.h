@@ -288,5 +288,6 @@ void add_row_tests(TCase *tc);               /* test-algorithms-rows.c */
 void add_thread_tests(TCase *tc);            /* test-algorithms-calls.c */
 void add_narrow_select_tests(TCase *tc);     /* test-algorithms-select.c */
 void add_small_tests(TCase *tc);             /* test-algorithms-small.c */
+void add_repeat_tests(TCase *tc);            /* test-algorithms-repeat.c */
 
 #endif
