@@ -235,12 +235,27 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
 	return (r + p / (w / g)) % n;
 }
 
+/* The lane, on the local backend through a volatile private: Intel's CPU
+ * compiler (2026.2) crashes (SIGSEGV, sycl-kernel-reduce-cross-barrier-values)
+ * where it copies the lane arithmetic past the barriers of a kernel with
+ * many exchanges; it copies no load. One load per call, beside two
+ * barriers per round (docs/intel-local-sort-crash/). */
+CLWARP_INLINE uint clwarp_exchange_lane(void)
+{
+#if defined(CLWARP_BACKEND_LOCAL)
+	volatile uint lane = warp_lane_id();
+	return lane;
+#else
+	return warp_lane_id();
+#endif
+}
+
 #define CLWARP_EXCHANGE_FNS(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
 	CLWARP_OVERLOAD void CLWARP_FN(warp_exchange_blocked_to_striped)(CLWARP_CTX_PARAM T *items, \
 		uint items_per_lane, uint width) CLWARP_WIDTH_CHECK CLWARP_ITEMS_CHECK \
 	{ \
 		uint n = min(items_per_lane, (uint)CLWARP_EXCHANGE_MAX_ITEMS), w = clwarp_width(width); \
-		uint lane = warp_lane_id(), l = lane & (w - 1u), start = lane - l; \
+		uint lane = clwarp_exchange_lane(), l = lane & (w - 1u), start = lane - l; \
 		T out[CLWARP_EXCHANGE_MAX_ITEMS]; \
 		for (uint k = 0u; k < n; k++) \
 			out[k] = items[k]; \
@@ -267,7 +282,7 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
 		uint items_per_lane, uint width) CLWARP_WIDTH_CHECK CLWARP_ITEMS_CHECK \
 	{ \
 		uint n = min(items_per_lane, (uint)CLWARP_EXCHANGE_MAX_ITEMS), w = clwarp_width(width); \
-		uint lane = warp_lane_id(), l = lane & (w - 1u), start = lane - l; \
+		uint lane = clwarp_exchange_lane(), l = lane & (w - 1u), start = lane - l; \
 		T out[CLWARP_EXCHANGE_MAX_ITEMS]; \
 		for (uint k = 0u; k < n; k++) \
 			out[k] = items[k]; \
