@@ -10,22 +10,24 @@
 /* ---- Sort keys: an unsigned integer of the same size whose order is the
  * sort order. Integers: the sign bit flipped. Floats: IEEE total order
  * (-0.0 before +0.0), every NaN mapped to the largest key (after +inf);
- * the bits are tested, not isnan(), so -cl-finite-math-only keeps them. */
+ * the bits are tested, not isnan(), so -cl-finite-math-only keeps them.
+ * A float's sign picks its mask by a shift, not a select: Intel's CPU
+ * compiler (2026.2) sorted descending float and double keys wrong on the
+ * local backend with `sign ? ~b : b | sign` (docs/intel-opencl.md). */
 CLWARP_OVERLOAD uint clwarp_sort_key(uint v) { return v; }
 CLWARP_OVERLOAD uint clwarp_sort_key(int v) { return as_uint(v) ^ 0x80000000u; }
 CLWARP_OVERLOAD ulong clwarp_sort_key(ulong v) { return v; }
 CLWARP_OVERLOAD ulong clwarp_sort_key(long v) { return as_ulong(v) ^ 0x8000000000000000ul; }
 CLWARP_OVERLOAD uint clwarp_sort_key(float v)
 {
-	uint b = as_uint(v);
-	return (b & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : (b & 0x80000000u) ? ~b : b | 0x80000000u;
+	uint b = as_uint(v), k = b ^ ((uint)(as_int(b) >> 31) | 0x80000000u);
+	return (b & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : k;
 }
 CLWARP_IF_FP64(
 CLWARP_OVERLOAD ulong clwarp_sort_key(double v)
 {
-	ulong b = as_ulong(v);
-	return (b & 0x7ffffffffffffffful) > 0x7ff0000000000000ul ? ~0ul :
-		(b & 0x8000000000000000ul) ? ~b : b | 0x8000000000000000ul;
+	ulong b = as_ulong(v), k = b ^ ((ulong)(as_long(b) >> 63) | 0x8000000000000000ul);
+	return (b & 0x7ffffffffffffffful) > 0x7ff0000000000000ul ? ~0ul : k;
 })
 
 /* The 1- and 2-byte types of types.cl (where the program names them):
