@@ -370,14 +370,6 @@ skipped(unsigned type)
 	return only && *only && strcmp(only, conf_types[type].name) != 0;
 }
 
-/* Intel's OpenCL runtime for CPUs (platform "Intel(R) OpenCL"), where one
- * case cannot run (docs/intel-opencl.md). */
-static bool
-intel_cpu_runtime(clwarp_engine *e)
-{
-	return strcmp(clwarp_engine_device_info(e)->platform_name, "Intel(R) OpenCL") == 0;
-}
-
 START_TEST(test_sort_exchange)
 {
 	clwarp_engine *e;
@@ -429,13 +421,6 @@ START_TEST(test_local_widths)
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
 	ck_assert_uint_eq(warp, widths[_i]);
-	if (widths[_i] > 1 && intel_cpu_runtime(e)) {
-		fprintf(stderr, "local W=%u: skipped on Intel's runtime: its compiler crashes (SIGSEGV in "
-			"the pass sycl-kernel-reduce-cross-barrier-values) building these sort kernels "
-			"(docs/intel-opencl.md)\n", widths[_i]);
-		clwarp_engine_free(e);
-		return;
-	}
 	for (unsigned k = 0; k < 4; k++) {
 		struct tally tl = { 0 };
 		unsigned type = types[k % 2];

@@ -10,22 +10,24 @@
 /* ---- Sort keys: an unsigned integer of the same size whose order is the
  * sort order. Integers: the sign bit flipped. Floats: IEEE total order
  * (-0.0 before +0.0), every NaN mapped to the largest key (after +inf);
- * the bits are tested, not isnan(), so -cl-finite-math-only keeps them. */
+ * the bits are tested, not isnan(), so -cl-finite-math-only keeps them.
+ * A float's sign picks its mask by a shift, not a select: Intel's CPU
+ * compiler (2026.2) sorted descending float and double keys wrong on the
+ * local backend with `sign ? ~b : b | sign` (docs/intel-opencl.md). */
 CLWARP_OVERLOAD uint clwarp_sort_key(uint v) { return v; }
 CLWARP_OVERLOAD uint clwarp_sort_key(int v) { return as_uint(v) ^ 0x80000000u; }
 CLWARP_OVERLOAD ulong clwarp_sort_key(ulong v) { return v; }
 CLWARP_OVERLOAD ulong clwarp_sort_key(long v) { return as_ulong(v) ^ 0x8000000000000000ul; }
 CLWARP_OVERLOAD uint clwarp_sort_key(float v)
 {
-	uint b = as_uint(v);
-	return (b & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : (b & 0x80000000u) ? ~b : b | 0x80000000u;
+	uint b = as_uint(v), k = b ^ ((uint)(as_int(b) >> 31) | 0x80000000u);
+	return (b & 0x7fffffffu) > 0x7f800000u ? 0xffffffffu : k;
 }
 CLWARP_IF_FP64(
 CLWARP_OVERLOAD ulong clwarp_sort_key(double v)
 {
-	ulong b = as_ulong(v);
-	return (b & 0x7ffffffffffffffful) > 0x7ff0000000000000ul ? ~0ul :
-		(b & 0x8000000000000000ul) ? ~b : b | 0x8000000000000000ul;
+	ulong b = as_ulong(v), k = b ^ ((ulong)(as_long(b) >> 63) | 0x8000000000000000ul);
+	return (b & 0x7ffffffffffffffful) > 0x7ff0000000000000ul ? ~0ul : k;
 })
 
 /* The 1- and 2-byte types of types.cl (where the program names them):
@@ -235,12 +237,27 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
 	return (r + p / (w / g)) % n;
 }
 
+/* The lane, on the local backend through a volatile private: Intel's CPU
+ * compiler (2026.2) crashes (SIGSEGV, sycl-kernel-reduce-cross-barrier-values)
+ * where it copies the lane arithmetic past the barriers of a kernel with
+ * many exchanges; it copies no load. One load per call, beside two
+ * barriers per round (docs/intel-local-sort-crash/). */
+CLWARP_INLINE uint clwarp_exchange_lane(void)
+{
+#if defined(CLWARP_BACKEND_LOCAL)
+	volatile uint lane = warp_lane_id();
+	return lane;
+#else
+	return warp_lane_id();
+#endif
+}
+
 #define CLWARP_EXCHANGE_FNS(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
 	CLWARP_OVERLOAD void CLWARP_FN(warp_exchange_blocked_to_striped)(CLWARP_CTX_PARAM T *items, \
 		uint items_per_lane, uint width) CLWARP_WIDTH_CHECK CLWARP_ITEMS_CHECK \
 	{ \
 		uint n = min(items_per_lane, (uint)CLWARP_EXCHANGE_MAX_ITEMS), w = clwarp_width(width); \
-		uint lane = warp_lane_id(), l = lane & (w - 1u), start = lane - l; \
+		uint lane = clwarp_exchange_lane(), l = lane & (w - 1u), start = lane - l; \
 		T out[CLWARP_EXCHANGE_MAX_ITEMS]; \
 		for (uint k = 0u; k < n; k++) \
 			out[k] = items[k]; \
@@ -267,7 +284,7 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
 		uint items_per_lane, uint width) CLWARP_WIDTH_CHECK CLWARP_ITEMS_CHECK \
 	{ \
 		uint n = min(items_per_lane, (uint)CLWARP_EXCHANGE_MAX_ITEMS), w = clwarp_width(width); \
-		uint lane = warp_lane_id(), l = lane & (w - 1u), start = lane - l; \
+		uint lane = clwarp_exchange_lane(), l = lane & (w - 1u), start = lane - l; \
 		T out[CLWARP_EXCHANGE_MAX_ITEMS]; \
 		for (uint k = 0u; k < n; k++) \
 			out[k] = items[k]; \
