@@ -90,6 +90,9 @@ usage(FILE *f)
 	        "                       blocking call; batch_ms: back to back, per call)\n"
 	        "      --label TEXT     write backends as NAME[TEXT] in the TSV (e.g. the\n"
 	        "                       CLWARP_ALGO_TUNING of this run)\n"
+	        "      --no-profiling   an engine without CLWARP_ENGINE_PROFILING, as users make\n"
+	        "                       them: blocking and back to back as before, the median\n"
+	        "                       from wall time (timing \"wall\")\n"
 	        "      --no-host        skip the host loops on CPU devices\n"
 	        "      --keep-going     after a wrong result or a failed call, skip that operation's\n"
 	        "                       larger sizes and go on (exit status 1 at the end); by default\n"
@@ -198,7 +201,7 @@ int
 main(int argc, char **argv)
 {
 	enum { OPT_OPS = 256, OPT_MIN, OPT_MAX, OPT_TSV, OPT_BUDGET, OPT_NO_HOST, OPT_KEEP_GOING,
-	       OPT_BATCH, OPT_LABEL };
+	       OPT_BATCH, OPT_LABEL, OPT_NO_PROFILING };
 	static const struct option longopts[] = {
 		{"device", required_argument, NULL, 'd'},
 		{"backends", required_argument, NULL, 'b'},
@@ -212,11 +215,12 @@ main(int argc, char **argv)
 		{"keep-going", no_argument, NULL, OPT_KEEP_GOING},
 		{"batch", required_argument, NULL, OPT_BATCH},
 		{"label", required_argument, NULL, OPT_LABEL},
+		{"no-profiling", no_argument, NULL, OPT_NO_PROFILING},
 		{"list", no_argument, NULL, 'l'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	struct options opt = {NULL, "auto,local", NULL, NULL, LOG2_FLOOR, 0, 20, 3.0, 1, 0, 32, NULL};
+	struct options opt = {NULL, "auto,local", NULL, NULL, LOG2_FLOOR, 0, 20, 3.0, 1, 0, 32, NULL, 1};
 	static struct result res[MAX_BACKENDS][N_CASES][LOG2_SLOTS], host[N_CASES][LOG2_SLOTS],
 		copy[LOG2_SLOTS];
 	struct table_data td = {0};
@@ -267,6 +271,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_LABEL:
 			opt.label = optarg;
+			break;
+		case OPT_NO_PROFILING:
+			opt.profiling = 0;
 			break;
 		case 'l':
 			return list_devices();
@@ -335,7 +342,8 @@ main(int argc, char **argv)
 		clwarp_engine_options_init(&eo);
 		eo.device = opt.device;
 		eo.backend = bwant[w];
-		eo.flags |= CLWARP_ENGINE_PROFILING;
+		if (opt.profiling)
+			eo.flags |= CLWARP_ENGINE_PROFILING;
 		s = clwarp_engine_new(&eo, &b.engine);
 		if (s == CLWARP_OK)
 			s = clwarp_engine_backend(b.engine, &bgot[td.nb], &warp);

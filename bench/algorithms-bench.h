@@ -119,6 +119,7 @@ struct options {
 	int keep_going;  /* after a wrong result or a failed call, go on with the next operation */
 	int batch;       /* K, the calls queued back to back per batch */
 	const char *label; /* appended to the TSV's backend names, "[label]" */
+	int profiling;   /* the engine's queue with profiling (events timed); 0: wall time only */
 };
 
 /* Everything one engine (one backend) needs. */
