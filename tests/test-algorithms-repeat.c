@@ -5,7 +5,9 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "test-algorithms.h"
 
@@ -186,14 +188,25 @@ START_TEST(test_kernel_reuse)
 	struct repeat_thread r[THREADS];
 	pthread_t threads[THREADS];
 
+	const clwarp_device_info *info;
+	bool serial;
+
 	for (int j = 0; j < ENGINES; j++)
 		engines[j] = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	/* Oclgrind 21.10 is not thread-safe (host threads launching at once
+	 * crash it): there the threads' steps run one thread after the other,
+	 * still on both engines, so the remembered arguments are checked too. */
+	info = clwarp_engine_device_info(engines[0]);
+	serial = strstr(info->platform_name, "Oclgrind") || strstr(info->name, "Oclgrind");
 	for (int i = 0; i < THREADS; i++) {
 		r[i] = (struct repeat_thread){ .engines = engines, .rng = 0x9E3779B97F4A7C15ull * (i + 1),
 					       .steps = tiny ? 12 : 60 };
-		ck_assert_int_eq(pthread_create(&threads[i], NULL, repeat_run, &r[i]), 0);
+		if (serial)
+			repeat_run(&r[i]);
+		else
+			ck_assert_int_eq(pthread_create(&threads[i], NULL, repeat_run, &r[i]), 0);
 	}
-	for (int i = 0; i < THREADS; i++)
+	for (int i = 0; i < THREADS && !serial; i++)
 		pthread_join(threads[i], NULL);
 	for (int i = 0; i < THREADS; i++)
 		ck_assert_msg(r[i].failure[0] == '\0', "thread %d: %s", i, r[i].failure);
