@@ -16,6 +16,9 @@
 #   clwarp.tsv/.txt       algorithms-bench, backend auto (nv on NVIDIA), default tuning
 #   clwarp-small-off.tsv/.txt  the same up to 2^17 with the small-n path off
 #                         (CLWARP_ALGO_TUNING=small_n=0, rows "nv[small_n=0]"): before/after
+#   clwarp-noprof.tsv/.txt     2^10 .. 2^20 on an engine without profiling
+#                         (--no-profiling, rows "nv[no-profiling]"): blocking and back
+#                         to back as users see them
 #   clwarp-small-on.tsv/.txt   2^13 .. 2^17 with the small-n path up to 2^17
 #                         (small_n=131072, rows "nv[small_n=131072]"): where to put the threshold
 #   cub.tsv/.txt          cub-bench: CUB, and the CUDA copy kernel and cudaMemcpy
@@ -130,6 +133,17 @@ run_step "algorithms-bench, small_n=131072" env CLWARP_ALGO_TUNING=small_n=13107
 	--label small_n=131072 --tsv "$OUT/clwarp-small-on.tsv" >"$OUT/clwarp-small-on.txt"
 cat "$OUT/clwarp-small-on.txt"
 
+NOPROF_MAX=$((MAX_LOG2 < 20 ? MAX_LOG2 : 20))
+step "algorithms-bench: 2^10 .. 2^$NOPROF_MAX on an engine without profiling (--no-profiling), as users make engines"
+# The runs above use a profiling engine, which the event measure needs;
+# on an H200 it cost 5-8 us a call back to back (docs/performance-host.md,
+# "On the GPU"). Rows "nv[no-profiling]": blocking and back to back as
+# users see them; their first column is wall time, not event time.
+run_step "algorithms-bench, no profiling" timeout 120 "$BUILD/bench/algorithms-bench" \
+	"${COMMON[@]}" --no-profiling --min-log2 10 --max-log2 "$NOPROF_MAX" \
+	--label no-profiling --tsv "$OUT/clwarp-noprof.tsv" >"$OUT/clwarp-noprof.txt"
+cat "$OUT/clwarp-noprof.txt"
+
 step "cub-bench: 2^10 .. 2^$MAX_LOG2"
 run_step "cub-bench" timeout 240 "$BUILD-cuda/cub-bench" --ops "$OPS" --min-log2 10 \
 	--max-log2 "$MAX_LOG2" --reps "$REPS" --batch "$BATCH" --tsv "$OUT/cub.tsv" >"$OUT/cub.txt"
@@ -138,7 +152,7 @@ measured=$SECONDS
 
 step "ratios"
 tsvs=()
-for f in clwarp.tsv clwarp-small-off.tsv clwarp-small-on.tsv cub.tsv; do
+for f in clwarp.tsv clwarp-small-off.tsv clwarp-small-on.tsv clwarp-noprof.tsv cub.tsv; do
 	if [ -s "$OUT/$f" ]; then tsvs+=("$OUT/$f"); fi
 done
 if [ ${#tsvs[@]} -gt 0 ]; then
@@ -160,6 +174,8 @@ fi
 	echo "back to back) and 'SMALL N' (each call / the copy kernel of the same run; nv is the"
 	echo "default tuning, nv[small_n=0] the look-back path at the same sizes, nv[small_n=131072]"
 	echo "the one-work-group path up to 2^17: the threshold belongs where the two cross)."
+	echo "nv[no-profiling] ran on an engine without profiling, as users make them: its blocking and"
+	echo "back-to-back columns are the users' case (the others ran on the profiling engine)."
 	echo
 	if [ -s "$OUT/ratios.txt" ]; then
 		sed -n '/^\(THE THREE MEASURES\|SMALL N\)/,$p' "$OUT/ratios.txt"
