@@ -5,9 +5,8 @@
  * Run by bench/native-collectives.sh through clwarp-run (--repeat), with
  * -DCASE=n: GEN (libclwarp's call, built with -DCLWARP_GENERIC_COLLECTIVES)
  * against NAT (-DNATIVE, the built-in), on the intel or khr backend. Cases
- * 15 and 16 compare the other way round what libclwarp uses today (the core
- * sub_group_* collectives, NAT) with its generic path at the same width
- * (GEN). Each work-item runs `iters` dependent steps of one warp
+ * 15, 16 and 18-20 compare the core sub_group_* collectives (NAT) with
+ * libclwarp's generic path at the same width (GEN). Each work-item runs `iters` dependent steps of one warp
  * operation (16 unrolled per trip, so widths and lanes are constants, as
  * in bench/warp-bench.cl) and adds its last value to out[0]: both forms
  * must print the same sum (integer arithmetic, exact in any order), so a
@@ -69,21 +68,50 @@
 #define GEN(v, k) (uint)(warp_reduce_xor(((ulong)v << 29) ^ v) >> 7)
 #define NAT(v, k) (uint)(sub_group_non_uniform_reduce_xor(((ulong)v << 29) ^ v) >> 7)
 #elif CASE == 15 /* reduce add, int, whole warp: libclwarp's generic butterfly against
-		  * what it uses today, core cl_khr_subgroups' sub_group_reduce_add */
+		  * the core cl_khr_subgroups sub_group_reduce_add (cases 15, 16, 18-20:
+		  * what the khr and intel backends use where the device is no CPU) */
 #define GEN(v, k) (uint)warp_reduce_add((int)(v), warp_size())
-#define NAT(v, k) (uint)warp_reduce_add((int)(v))
+#define NAT(v, k) (uint)sub_group_reduce_add((int)(v))
 #elif CASE == 16 /* inclusive scan add, int, whole warp: the same for the scan */
 #define GEN(v, k) (uint)warp_scan_inclusive_add((int)(v), warp_size())
-#define NAT(v, k) (uint)warp_scan_inclusive_add((int)(v))
+#define NAT(v, k) (uint)sub_group_scan_inclusive_add((int)(v))
+#elif CASE == 18 /* reduce max, float, whole warp (through order-preserving keys) */
+#define GEN(v, k) as_uint(warp_reduce_max((float)(v), warp_size()))
+#define NAT(v, k) as_uint(CLWARP_SG_MAX(sub_group_reduce_max, (float)(v)))
+#elif CASE == 19 /* exclusive scan add, uint, whole warp */
+#define GEN(v, k) warp_scan_exclusive_add(v, warp_size())
+#define NAT(v, k) clwarp_sg_scan_exclusive_add(v)
+#elif CASE == 20 /* reduce min, ulong, whole warp */
+#define GEN(v, k) (uint)(warp_reduce_min(((ulong)v << 29) ^ v, warp_size()) >> 7)
+#define NAT(v, k) (uint)(sub_group_reduce_min(((ulong)v << 29) ^ v) >> 7)
+#elif CASE == 21 /* inclusive scan max, float, whole warp (keys) */
+#define GEN(v, k) as_uint(warp_scan_inclusive_max((float)(v), warp_size()))
+#define NAT(v, k) as_uint(CLWARP_SG_MAX(sub_group_scan_inclusive_max, (float)(v)))
+#elif CASE == 22 /* inclusive scan add, ulong, whole warp */
+#define GEN(v, k) (uint)(warp_scan_inclusive_add(((ulong)v << 29) ^ v, warp_size()) >> 7)
+#define NAT(v, k) (uint)(sub_group_scan_inclusive_add(((ulong)v << 29) ^ v) >> 7)
+#elif CASE == 23 /* reduce add, uint, whole warp */
+#define GEN(v, k) warp_reduce_add(v, warp_size())
+#define NAT(v, k) sub_group_reduce_add(v)
 #endif
 
+#if CASE == 19
+/* The collective outside the condition: every lane must reach it. */
+static inline uint clwarp_sg_scan_exclusive_add(uint v)
+{
+	uint r = sub_group_scan_exclusive_add(v);
+	return get_sub_group_local_id() == 0 ? 0u : r;
+}
+#endif
 static inline uint clwarp_sum4(uint4 a) { return a.x + a.y + a.z + a.w; }
 #ifdef NATIVE
+#if CASE == 12 /* Intel's runtime is the only one with sub_group_rotate */
 static inline uint clwarp_rot_down(uint v, uint d, uint lane)
 {
 	uint r = sub_group_rotate(v, d);
 	return lane + d < warp_size() ? r : v;
 }
+#endif
 #define STEP(v, k) NAT(v, k)
 #else
 #define STEP(v, k) GEN(v, k)

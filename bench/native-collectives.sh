@@ -21,12 +21,14 @@ backend=${2:-intel}
 rounds=${3:-3}
 here=$(dirname "$0")
 cl=$here/native-collectives.cl
+# RUNNER: what runs clwarp-run (default: Intel's runtime through
+# tools/intel-opencl-env.sh; RUNNER=env for the ICD loader's own choice).
 run() {
-	nice sh "$here/../tools/intel-opencl-env.sh" "$build/tools/clwarp-run" -b "$backend" \
+	nice ${RUNNER:-sh "$here/../tools/intel-opencl-env.sh"} "$build/tools/clwarp-run" -b "$backend" \
 		--repeat 11 -g 262144 -D CASE="$1" ${2:+"$2"} "$cl"
 }
 printf 'case\tgeneric_ms\tnative_ms\tnative/generic\n'
-for c in ${CASES:-$(seq 17)}; do
+for c in ${CASES:-$(seq 23)}; do
 	best_g='' best_n='' sum_g='' sum_n=''
 	for _ in $(seq "$rounds"); do
 		for form in generic native; do

@@ -98,6 +98,10 @@ backend_prelude(const struct backend_config *config, uint64_t types_named, bool 
 		strbuf_puts(out, "#define CLWARP_SG_EXTENDED_TYPES 1\n");
 	if (config->native)
 		strbuf_puts(out, "#define CLWARP_KHR_NATIVE 1\n");
+	/* Not through khr's shuffles of W broadcasts each (no shuffle extension). */
+	if (config->generic_scans &&
+	    (config->backend == CLWARP_BACKEND_INTEL || (config->features & FEATURE_KHR_SHUFFLE)))
+		strbuf_puts(out, "#define CLWARP_GENERIC_SCANS 1\n");
 	if (config->cl_std_30)
 		strbuf_puts(out, "#define CLWARP_KHR_CL3 1\n");
 	if (config->backend == CLWARP_BACKEND_NV)

@@ -179,6 +179,18 @@ features_work(clwarp_engine *e, struct backend_config *c, char *why, size_t why_
 	return advertised && candidate_works(e, c, why, why_size);
 }
 
+/* Where the core sub_group_scan_* built-ins lose to generic.cl's shuffles:
+ * Intel's CPU runtime, 1.6-4.6 times slower over add, min and max of
+ * 32- and 64-bit types (bench/native-collectives.sh cases 16, 19, 21, 22,
+ * docs/intel-opencl.md). Its sub_group_reduce_* were as fast or faster,
+ * and so were PoCL 6.0's scans (7 times the generic path) and Mesa
+ * rusticl's 64-bit ones, so this stays a fact about one implementation. */
+static bool
+slow_native_scans(const clwarp_device_info *d)
+{
+	return (d->type & CL_DEVICE_TYPE_CPU) && strcmp(d->platform_name, "Intel(R) OpenCL") == 0;
+}
+
 /* Fill a candidate for `backend`; false when the device has nothing of the sort. */
 static bool
 candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_config *c,
@@ -210,6 +222,7 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			return false;
 		}
 		c->warp_size = 16;
+		c->generic_scans = slow_native_scans(d);
 		if (word_in_list(ext, "cl_khr_subgroup_non_uniform_arithmetic"))
 			c->features |= FEATURE_SG_NON_UNIFORM_ARITH;
 		if (word_in_list(ext, "cl_khr_subgroup_extended_types"))
@@ -230,6 +243,7 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			c->warp_size = 32;
 		else
 			c->native = true;
+		c->generic_scans = slow_native_scans(d);
 		if (word_in_list(ext, "cl_khr_subgroup_shuffle"))
 			c->features |= FEATURE_KHR_SHUFFLE;
 		if (word_in_list(ext, "cl_khr_subgroup_shuffle_relative"))

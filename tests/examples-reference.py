@@ -317,11 +317,11 @@ def cuda_intrinsics(v, p, w, u, xs, xl, shfl, masks, votes, reds, ureds, bits, r
 # depend on W.
 
 
-@example("-g 256 -l 128 -a out:int[256]=(i*7)%11-3 -a int:32 -a out:int[2] -a local:int[64]")
+@example("-g 256 -l 64 -a out:int[256]=(i*7)%11-3 -a int:32 -a out:int[4] -a local:int[64]")
 def shfl_scan(data, width, partial_sums, sums, W):
     # NVIDIA cuda-samples shfl_scan_test: the inclusive prefix sum of each block
-    # of 128, and each block's total.
-    block = 128
+    # of 64, and each block's total.
+    block = 64
     if block // W > W:
         # warp 0 scans the warps' totals, one per lane: CUDA's 32 lanes hold
         # them all; a narrower warp does not, and the sample's result is then

@@ -124,17 +124,15 @@ CLWARP_IF_FP64(CLWARP_SG_KEYS_FLOAT(double, long, LONG_MAX))
 #define CLWARP_SG_MIN(OP, v) clwarp_sg_from_key(OP(clwarp_sg_min_key(v)), v)
 #define CLWARP_SG_MAX(OP, v) clwarp_sg_from_key(OP(clwarp_sg_max_key(v)), v)
 
+/* The whole-warp scans, where the backend keeps the core built-ins
+ * (CLWARP_GENERIC_SCANS: generic.cl's, measured faster on Intel's CPU
+ * runtime; src/backend_choice.c). */
+#ifdef CLWARP_GENERIC_SCANS
+#define CLWARP_SG_SCANS(T, MIN_ID, MAX_ID)
+#else
 /* Lane 0 of an exclusive scan is set explicitly: implementations disagree
  * on the float min/max identity (FLT_MAX or INFINITY). */
-#define CLWARP_SG_COLLECTIVES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
-	CLWARP_OVERLOAD T warp_broadcast(T v, uint src_lane) \
-	{ \
-		return CLWARP_FROM_BITS(T, sub_group_broadcast(CLWARP_TO_BITS(BITS, v), \
-			src_lane & (CLWARP_WARP_SIZE - 1))); \
-	} \
-	CLWARP_OVERLOAD T warp_reduce_add(T v) { return sub_group_reduce_add(v); } \
-	CLWARP_OVERLOAD T warp_reduce_min(T v) { return CLWARP_SG_MIN(sub_group_reduce_min, v); } \
-	CLWARP_OVERLOAD T warp_reduce_max(T v) { return CLWARP_SG_MAX(sub_group_reduce_max, v); } \
+#define CLWARP_SG_SCANS(T, MIN_ID, MAX_ID) \
 	CLWARP_OVERLOAD T warp_scan_inclusive_add(T v) { return sub_group_scan_inclusive_add(v); } \
 	CLWARP_OVERLOAD T warp_scan_inclusive_min(T v) { return CLWARP_SG_MIN(sub_group_scan_inclusive_min, v); } \
 	CLWARP_OVERLOAD T warp_scan_inclusive_max(T v) { return CLWARP_SG_MAX(sub_group_scan_inclusive_max, v); } \
@@ -153,6 +151,18 @@ CLWARP_IF_FP64(CLWARP_SG_KEYS_FLOAT(double, long, LONG_MAX))
 		T r = CLWARP_SG_MAX(sub_group_scan_exclusive_max, v); \
 		return get_sub_group_local_id() == 0 ? (T)(MAX_ID) : r; \
 	}
+#endif
+
+#define CLWARP_SG_COLLECTIVES(T, BITS, MIN_ID, MAX_ID, MIN_FN, MAX_FN) \
+	CLWARP_OVERLOAD T warp_broadcast(T v, uint src_lane) \
+	{ \
+		return CLWARP_FROM_BITS(T, sub_group_broadcast(CLWARP_TO_BITS(BITS, v), \
+			src_lane & (CLWARP_WARP_SIZE - 1))); \
+	} \
+	CLWARP_OVERLOAD T warp_reduce_add(T v) { return sub_group_reduce_add(v); } \
+	CLWARP_OVERLOAD T warp_reduce_min(T v) { return CLWARP_SG_MIN(sub_group_reduce_min, v); } \
+	CLWARP_OVERLOAD T warp_reduce_max(T v) { return CLWARP_SG_MAX(sub_group_reduce_max, v); } \
+	CLWARP_SG_SCANS(T, MIN_ID, MAX_ID)
 
 CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
 

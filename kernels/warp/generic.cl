@@ -140,6 +140,12 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
 #define CLWARP_GEN_NATIVE_OPERATOR(NAME, T, OP, IDENTITY) \
 	CLWARP_GEN_OPERATOR_NAMED(warp_reduce_##NAME, warp_scan_inclusive_##NAME, \
 		warp_scan_exclusive_##NAME, T, OP, IDENTITY)
+#elif defined(CLWARP_GENERIC_SCANS)
+/* The backend keeps its whole-warp reductions; its scans are these. */
+#define CLWARP_GEN_NATIVE_OPERATOR(NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_REDUCE(warp_reduce_##NAME, T, OP) \
+	CLWARP_GEN_SCAN(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T, OP, IDENTITY) \
+	CLWARP_GEN_FULL_WIDTH_SCANS(warp_scan_inclusive_##NAME, warp_scan_exclusive_##NAME, T)
 #else
 #define CLWARP_GEN_NATIVE_OPERATOR(NAME, T, OP, IDENTITY) \
 	CLWARP_GEN_REDUCE(warp_reduce_##NAME, T, OP) \
