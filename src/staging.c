@@ -13,15 +13,17 @@
 #include "error.h"
 #include "hostmem.h"
 #include "util.h"
+#include "workers.h"
 
 /*
  * Why: NVIDIA's OpenCL copies malloc'd memory at 6-8 GB/s (write) and
  * 14 GB/s (read) on H200s, pinned memory at 55 GB/s (docs/copies.md). A
  * copy through pinned chunks costs a memcpy on the host per byte, which
  * one thread does at about 10 GB/s: so each of up to `threads` host
- * threads runs a pipeline of its own over every threads-th piece, with
- * two or more chunks, memcpy into one chunk while the DMA of the other
- * runs (non-blocking enqueues, one event per chunk).
+ * threads (the engine's pool, src/workers.c) runs a pipeline of its own
+ * through two or more chunks, memcpy into one chunk while the DMA of the
+ * other runs (non-blocking enqueues, one event per chunk), taking the
+ * copy's pieces in order from a shared cursor.
  */
 /* Measured on an H200 (docs/copies.md, "Tuning"): staged copies lose to
  * the driver's pageable path at 1-4 MiB and win from 16 MiB; 32 chunks of
@@ -33,8 +35,8 @@
 #define DEFAULT_THREADS 12u
 /* Pieces smaller than this cost more in enqueues than they overlap. */
 #define PIECE_MIN ((size_t)64 << 10)
-/* Bytes per host thread at least: starting and joining 3 threads took
- * 53 us here, as long as 1 MiB takes at 20 GB/s; 4 MiB at a thread's
+/* Bytes per host thread at least: waking a thread costs tens of
+ * microseconds, as long as 1 MiB takes at 20 GB/s; 4 MiB at a thread's
  * memcpy speed (about 10 GB/s) takes 400 us. */
 #define LANE_MIN ((size_t)4 << 20)
 
@@ -50,6 +52,7 @@ staging_init(struct staging *s)
 	s->chunks = DEFAULT_CHUNKS;
 	/* More memcpy threads than cores only take turns. */
 	s->threads = cpus > 0 && (unsigned long)cpus < DEFAULT_THREADS ? (unsigned)cpus : DEFAULT_THREADS;
+	workers_init(&s->workers);
 }
 
 /* A size: decimal digits with an optional K, M or G suffix. */
@@ -213,24 +216,69 @@ staging_free(clwarp_engine *e)
 	}
 	if (any && e->queue)
 		clFinish(e->queue);
+	workers_free(&s->workers);
 	pthread_mutex_destroy(&s->lock);
 }
 
 /* ------------------------------------------------------------ the copy */
 
-/* One host thread's pipeline: pieces first, first + stride, ... through
- * its chunks, round robin. */
-struct lane {
+/* What the lanes of one copy share: pieces are handed out in order. */
+struct copy {
 	clwarp_engine *e;
 	cl_mem buffer;
-	size_t offset, bytes, piece, first, stride;
+	size_t offset, bytes, chunk;
 	unsigned char *host;
 	bool write;
+	pthread_mutex_t lock;     /* guards cursor and failed */
+	size_t cursor;            /* bytes handed out */
+	bool failed;              /* a lane failed: hand out no more */
+};
+
+/* One host thread's pipeline through its own chunks, round robin. */
+struct lane {
+	struct copy *c;
 	unsigned nchunks;
 	void *chunk[STAGING_MAX_CHUNKS];
 	cl_int err;               /* the first failure */
 	const char *what;
 };
+
+/* The size of the piece at `at`: half the bytes before it, so the first
+ * pieces are small and the DMA starts after a short memcpy instead of a
+ * chunk's (the sizes grow by half each piece up to a chunk); for a read,
+ * at most a quarter of what is left, so the memcpy after the last DMA is
+ * short too. */
+static size_t
+piece_size(const struct copy *c, size_t at)
+{
+	size_t left = c->bytes - at, size = at / 2;
+
+	if (!c->write && size > left / 4)
+		size = left / 4;
+	if (size < PIECE_MIN)
+		size = PIECE_MIN;
+	if (size > c->chunk)
+		size = c->chunk;
+	if (size > 4096)
+		size &= ~(size_t)4095;
+	return size < left ? size : left;
+}
+
+static bool
+next_piece(struct copy *c, size_t *at, size_t *n)
+{
+	bool any;
+
+	pthread_mutex_lock(&c->lock);
+	any = c->cursor < c->bytes && !c->failed;
+	if (any) {
+		*at = c->cursor;
+		*n = piece_size(c, c->cursor);
+		c->cursor += *n;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return any;
+}
 
 static void
 fail(struct lane *l, cl_int err, const char *what)
@@ -239,6 +287,9 @@ fail(struct lane *l, cl_int err, const char *what)
 		l->err = err;
 		l->what = what;
 	}
+	pthread_mutex_lock(&l->c->lock);
+	l->c->failed = true;
+	pthread_mutex_unlock(&l->c->lock);
 }
 
 /* Wait for and release a chunk's event, noting a failed command. */
@@ -253,75 +304,65 @@ settle(struct lane *l, cl_event *ev)
 	    clGetEventInfo(*ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(run), &run, NULL) != CL_SUCCESS ||
 	    run < 0)
 		fail(l, run < 0 ? run : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
-		     l->write ? "writing a staged chunk" : "reading a staged chunk");
+		     l->c->write ? "writing a staged chunk" : "reading a staged chunk");
 	clReleaseEvent(*ev);
 	*ev = NULL;
 }
 
 static void
-enqueue(struct lane *l, size_t p, void *chunk, cl_event *ev)
+enqueue(struct lane *l, size_t at, size_t n, void *chunk, cl_event *ev)
 {
-	size_t at = p * l->piece, n = l->bytes - at < l->piece ? l->bytes - at : l->piece;
-	cl_command_queue q = l->e->queue;
+	const struct copy *c = l->c;
+	cl_command_queue q = c->e->queue;
 	cl_int err;
 
-	if (l->write) {
-		memcpy(chunk, l->host + at, n);
-		err = clEnqueueWriteBuffer(q, l->buffer, CL_FALSE, l->offset + at, n, chunk, 0, NULL, ev);
+	if (c->write) {
+		memcpy(chunk, c->host + at, n);
+		err = clEnqueueWriteBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);
 	} else {
-		err = clEnqueueReadBuffer(q, l->buffer, CL_FALSE, l->offset + at, n, chunk, 0, NULL, ev);
+		err = clEnqueueReadBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);
 	}
 	if (err != CL_SUCCESS) {
 		*ev = NULL;
-		fail(l, err, l->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
+		fail(l, err, c->write ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer");
 		return;
 	}
 	/* Submit now: the DMA runs while this thread fills the next chunk. */
 	clFlush(q);
 }
 
-static void *
+static void
 lane_run(void *arg)
 {
 	struct lane *l = arg;
-	size_t npieces = (l->bytes + l->piece - 1) / l->piece, next = l->first;
-	size_t pending[STAGING_MAX_CHUNKS];
+	struct copy *c = l->c;
+	size_t at[STAGING_MAX_CHUNKS], n[STAGING_MAX_CHUNKS], next_at, next_n;
 	cl_event ev[STAGING_MAX_CHUNKS] = { 0 };
+	bool more = true;
 
 	/* A write fills chunk k once its last DMA is done; a read primes every
 	 * chunk, then empties chunk k and refills it. Each chunk waits for its
-	 * own event: right on an out-of-order queue too, and on an in-order
-	 * one chunk k's event is the next to complete. */
-	for (unsigned k = 0; !l->write && k < l->nchunks && next < npieces; k++, next += l->stride) {
-		enqueue(l, next, l->chunk[k], &ev[k]);
-		pending[k] = next;
-	}
-	for (unsigned k = 0;; k = (k + 1) % l->nchunks) {
-		if (l->write && next >= npieces)
-			break;
-		if (!l->write && !ev[k])
+	 * own event: right on an out-of-order queue too. A lane that meets
+	 * another's failure stops taking pieces. */
+	for (unsigned k = 0; !c->write && k < l->nchunks && (more = next_piece(c, &at[k], &n[k])); k++)
+		enqueue(l, at[k], n[k], l->chunk[k], &ev[k]);
+	for (unsigned k = 0; l->err == CL_SUCCESS; k = (k + 1) % l->nchunks) {
+		if (c->write ? !more : !ev[k])
 			break;
 		settle(l, &ev[k]);
 		if (l->err != CL_SUCCESS)
 			break;
-		if (!l->write) {
-			size_t at = pending[k] * l->piece;
-			size_t n = l->bytes - at < l->piece ? l->bytes - at : l->piece;
-
-			memcpy(l->host + at, l->chunk[k], n);
-			if (next >= npieces)
-				continue;
+		if (!c->write)
+			memcpy(c->host + at[k], l->chunk[k], n[k]);
+		if (more && (more = next_piece(c, &next_at, &next_n))) {
+			at[k] = next_at;
+			n[k] = next_n;
+			enqueue(l, at[k], n[k], l->chunk[k], &ev[k]);
 		}
-		enqueue(l, next, l->chunk[k], &ev[k]);
-		pending[k] = next;
-		next += l->stride;
-		if (l->err != CL_SUCCESS)
-			break;
 	}
 	/* Nothing may still use a chunk when it goes back. */
 	for (unsigned k = 0; k < l->nchunks; k++)
 		settle(l, &ev[k]);
-	return NULL;
 }
 
 /* The staged copy itself, with `n` leased chunks in slots. */
@@ -329,25 +370,19 @@ static clwarp_status
 staged(clwarp_engine *e, cl_mem buffer, size_t offset, size_t bytes, void *host, bool write,
        const unsigned *slots, unsigned n)
 {
-	const struct staging *s = &e->staging;
+	struct staging *s = &e->staging;
+	struct copy c = { .e = e, .buffer = buffer, .offset = offset, .bytes = bytes,
+			  .chunk = s->chunk, .host = host, .write = write };
 	struct lane lanes[64];
-	pthread_t threads[64];
-	bool started[64] = { 0 };
-	size_t piece = bytes / 8, npieces;
+	size_t nfull = (bytes + s->chunk - 1) / s->chunk;
 	unsigned nlanes;
 
-	/* About 8 pieces, so that even a copy of a few chunks overlaps. */
-	piece = piece < PIECE_MIN ? PIECE_MIN : piece;
-	piece = piece > s->chunk ? s->chunk : piece;
-	if (piece > 4096)
-		piece &= ~(size_t)4095;
-	npieces = (bytes + piece - 1) / piece;
-	/* Two chunks and two pieces a lane at least: a lane of one is serial. */
+	/* Two chunks and two chunks' worth a lane at least: a lane of one is serial. */
 	nlanes = s->threads;
 	if (nlanes > n / 2)
 		nlanes = n / 2;
-	if (nlanes > npieces / 2)
-		nlanes = (unsigned)(npieces / 2);
+	if (nlanes > nfull / 2)
+		nlanes = (unsigned)(nfull / 2);
 	/* Tiny chunks (the tests') lower the bar: two chunks' worth a thread. */
 	size_t lane_min = s->chunk < LANE_MIN / 2 ? 2 * s->chunk : LANE_MIN;
 
@@ -355,28 +390,16 @@ staged(clwarp_engine *e, cl_mem buffer, size_t offset, size_t bytes, void *host,
 		nlanes = (unsigned)(bytes / lane_min);
 	if (nlanes == 0)
 		nlanes = 1;
-	log_debug(&e->logger, "staged %s of %zu bytes: %zu pieces, %u chunks, %u threads",
-		  write ? "write" : "read", bytes, npieces, n, nlanes);
+	log_debug(&e->logger, "staged %s of %zu bytes: %u chunks, %u threads",
+		  write ? "write" : "read", bytes, n, nlanes);
+	pthread_mutex_init(&c.lock, NULL);
 	for (unsigned j = 0; j < nlanes; j++) {
-		lanes[j] = (struct lane){ .e = e, .buffer = buffer, .offset = offset, .bytes = bytes,
-					  .piece = piece, .first = j, .stride = nlanes, .host = host,
-					  .write = write, .err = CL_SUCCESS };
+		lanes[j] = (struct lane){ .c = &c, .err = CL_SUCCESS };
 		for (unsigned k = j; k < n; k += nlanes)
 			lanes[j].chunk[lanes[j].nchunks++] = s->slot[slots[k]].host;
 	}
-	/* Threads per call: a pool would outlive the engine's users for
-	 * nothing; a start costs tens of microseconds against the
-	 * milliseconds of a copy this size. Where none starts, this thread
-	 * runs the lane after its own. */
-	for (unsigned j = 1; j < nlanes; j++)
-		started[j] = pthread_create(&threads[j], NULL, lane_run, &lanes[j]) == 0;
-	lane_run(&lanes[0]);
-	for (unsigned j = 1; j < nlanes; j++) {
-		if (started[j])
-			pthread_join(threads[j], NULL);
-		else
-			lane_run(&lanes[j]);
-	}
+	workers_run(&s->workers, lane_run, lanes, sizeof(lanes[0]), nlanes);
+	pthread_mutex_destroy(&c.lock);
 	for (unsigned j = 0; j < nlanes; j++)
 		if (lanes[j].err != CL_SUCCESS)
 			return set_cl_error(lanes[j].err, lanes[j].what);

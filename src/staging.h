@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "clwarp/clwarp.h"
+#include "workers.h"
 
 #define STAGING_MAX_CHUNKS 64
 
@@ -28,6 +29,7 @@ struct staging {
 	bool force;                  /* stage where the driver pins nothing too (tests) */
 	bool failed;                 /* pinning failed once: direct from then on */
 	struct staging_chunk slot[STAGING_MAX_CHUNKS];
+	struct workers workers;      /* the copies' host threads, started on first use */
 };
 
 /* The defaults, and the lock; before any other call. */

@@ -16,11 +16,14 @@
 #define N_BYTES 300007u
 
 /* The staging knobs the tests force: chunks smaller than a page and of
- * no round size, and larger ones split between host threads. */
+ * no round size, and larger ones split between host threads; chunks above
+ * the smallest piece (64 KiB) give pieces of several sizes (growing from
+ * the start, shrinking towards the end of a read). */
 static const char *const knobs[] = {
 	"force=1,threshold=0,chunk=1000,chunks=8,threads=3",
 	"force=1,threshold=0,chunk=4096,chunks=2,threads=1",
 	"force=1,threshold=0,chunk=33333,chunks=16,threads=4",
+	"force=1,threshold=0,chunk=70000,chunks=4,threads=2",
 };
 
 /* The library's "staged ..." debug messages: proof that a copy was
