@@ -217,9 +217,14 @@ step_threads() {
 	# cache is warm here (39-45 s on 2 cores for the three cases, of which
 	# 20-26 s for the shared engine).
 	meson_setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dbench=false
-	meson compile -C build-tsan tests/test-threads
+	meson compile -C build-tsan tests/test-threads tests/test-staging
 	CK_FORK=no CLWARP_BACKEND=local TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		meson test -C build-tsan --no-rebuild --print-errorlogs --suite threads
+	# The staged copies' host threads (the engine's pool, src/workers.c),
+	# staging forced on for PoCL's CPU devices: several threads per copy,
+	# copies from several threads at once, freeing the engine (18 s here).
+	CK_FORK=no TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
+		meson test -C build-tsan --no-rebuild --print-errorlogs staging
 }
 
 step_valgrind() {
