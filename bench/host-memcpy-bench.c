@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
+
 #define MAX_THREADS 16
 
 struct part {
@@ -74,14 +76,6 @@ split(unsigned char *dst, const unsigned char *src, size_t bytes, unsigned threa
 
 		parts[j] = (struct part){ dst + at, src + at, n };
 	}
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 int
@@ -138,9 +132,10 @@ main(int argc, char **argv)
 					pthread_barrier_destroy(&start_line);
 					pthread_barrier_destroy(&finish_line);
 				}
-				qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+				double median = bench_median(t, reps);
+
 				printf("%s\t%zu\t%u\t%.2f\t%.1f\n", form ? "pool" : "spawn", bytes, threads,
-				       bytes / (t[reps / 2] * 1e3), t[reps / 2]);
+				       bytes / (median * 1e3), median);
 				fflush(stdout);
 			}
 		}
