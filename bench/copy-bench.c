@@ -4,7 +4,7 @@
  * (staged through the engine's pinned chunks, src/staging.c). */
 /* SPDX-License-Identifier: MIT */
 /*
- * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE]
+ * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]
  *
  * Sizes 4 KiB, 16 KiB, ... up to SIZE (default 1G; K, M and G suffixes),
  * capped by the device's largest allocation. For each size and direction,
@@ -19,6 +19,9 @@
  * staged/pageable, clwarp-pinned/raw-pinned. --tsv FILE also writes one
  * line "dir<TAB>bytes<TAB>path<TAB>GB/s" per measurement, the format of
  * bench/copy-bench-cuda.cu (bench/run-copy-gpu.sh joins them).
+ * --profiling makes the engine's queue a profiling one: with
+ * CLWARP_LOG_LEVEL=debug each staged copy then logs its timeline piece by
+ * piece, DMA times included (src/staging_trace.c).
  */
 #include <getopt.h>
 #include <stdint.h>
@@ -44,11 +47,12 @@ now_s(void)
 static void
 usage(FILE *f)
 {
-	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE]\n"
+	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]\n"
 		   "  --max SIZE     largest copy (default 1G; K, M, G suffixes)\n"
 		   "  --reps R       runs per size, the median is shown (default 5, at most 101)\n"
 		   "  --device SPEC  \"P:D\", \"cpu\", \"gpu\" or a name substring\n"
 		   "  --tsv FILE     also write dir, bytes, path, GB/s lines to FILE\n"
+		   "  --profiling    a profiling queue (staged copies' DMA times at log level debug)\n"
 		   "  -h, --help     this text\n");
 }
 
@@ -120,12 +124,13 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 int
 main(int argc, char **argv)
 {
-	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE, OPT_TSV };
+	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE, OPT_TSV, OPT_PROFILING };
 	static const struct option options[] = {
 		{ "max", required_argument, NULL, OPT_MAX },
 		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "tsv", required_argument, NULL, OPT_TSV },
+		{ "profiling", no_argument, NULL, OPT_PROFILING },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +163,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_TSV:
 			tsv_path = optarg;
+			break;
+		case OPT_PROFILING:
+			eo.flags |= CLWARP_ENGINE_PROFILING;
 			break;
 		case 'h':
 			usage(stdout);

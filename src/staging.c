@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "error.h"
 #include "hostmem.h"
+#include "staging_trace.h"
 #include "util.h"
 #include "workers.h"
 
@@ -232,11 +233,13 @@ struct copy {
 	pthread_mutex_t lock;     /* guards cursor and failed */
 	size_t cursor;            /* bytes handed out */
 	bool failed;              /* a lane failed: hand out no more */
+	struct staging_trace trace;  /* at log level debug; pieces numbered by the cursor */
 };
 
 /* One host thread's pipeline through its own chunks, round robin. */
 struct lane {
 	struct copy *c;
+	unsigned index;
 	unsigned nchunks;
 	void *chunk[STAGING_MAX_CHUNKS];
 	cl_int err;               /* the first failure */
@@ -264,9 +267,12 @@ piece_size(const struct copy *c, size_t at)
 	return size < left ? size : left;
 }
 
+/* The next piece for lane `l`, numbered in `seq` for the trace. */
 static bool
-next_piece(struct copy *c, size_t *at, size_t *n)
+next_piece(struct lane *l, size_t *at, size_t *n, unsigned *seq)
 {
+	struct copy *c = l->c;
+	struct staging_trace_piece *p;
 	bool any;
 
 	pthread_mutex_lock(&c->lock);
@@ -274,9 +280,14 @@ next_piece(struct copy *c, size_t *at, size_t *n)
 	if (any) {
 		*at = c->cursor;
 		*n = piece_size(c, c->cursor);
+		*seq = c->trace.count++;
 		c->cursor += *n;
 	}
 	pthread_mutex_unlock(&c->lock);
+	if (any && (p = staging_trace_at(&c->trace, *seq))) {
+		*p = (struct staging_trace_piece){ .at = *at, .bytes = *n, .lane = l->index,
+						   .taken = staging_trace_now(&c->trace) };
+	}
 	return any;
 }
 
@@ -292,10 +303,11 @@ fail(struct lane *l, cl_int err, const char *what)
 	pthread_mutex_unlock(&l->c->lock);
 }
 
-/* Wait for and release a chunk's event, noting a failed command. */
+/* Wait for and release a chunk's event (piece `seq`'s), noting a failed command. */
 static void
-settle(struct lane *l, cl_event *ev)
+settle(struct lane *l, cl_event *ev, unsigned seq)
 {
+	struct staging_trace_piece *p = staging_trace_at(&l->c->trace, seq);
 	cl_int run = CL_COMPLETE;
 
 	if (!*ev)
@@ -305,19 +317,26 @@ settle(struct lane *l, cl_event *ev)
 	    run < 0)
 		fail(l, run < 0 ? run : CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
 		     l->c->write ? "writing a staged chunk" : "reading a staged chunk");
+	if (p) {
+		p->waited = staging_trace_now(&l->c->trace);
+		staging_trace_dma(p, *ev);
+	}
 	clReleaseEvent(*ev);
 	*ev = NULL;
 }
 
 static void
-enqueue(struct lane *l, size_t at, size_t n, void *chunk, cl_event *ev)
+enqueue(struct lane *l, size_t at, size_t n, unsigned seq, void *chunk, cl_event *ev)
 {
-	const struct copy *c = l->c;
+	struct copy *c = l->c;
+	struct staging_trace_piece *p = staging_trace_at(&c->trace, seq);
 	cl_command_queue q = c->e->queue;
 	cl_int err;
 
 	if (c->write) {
 		memcpy(chunk, c->host + at, n);
+		if (p)
+			p->copied = staging_trace_now(&c->trace);
 		err = clEnqueueWriteBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);
 	} else {
 		err = clEnqueueReadBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);
@@ -329,6 +348,8 @@ enqueue(struct lane *l, size_t at, size_t n, void *chunk, cl_event *ev)
 	}
 	/* Submit now: the DMA runs while this thread fills the next chunk. */
 	clFlush(q);
+	if (p)
+		p->enqueued = staging_trace_now(&c->trace);
 }
 
 static void
@@ -337,6 +358,7 @@ lane_run(void *arg)
 	struct lane *l = arg;
 	struct copy *c = l->c;
 	size_t at[STAGING_MAX_CHUNKS], n[STAGING_MAX_CHUNKS], next_at, next_n;
+	unsigned seq[STAGING_MAX_CHUNKS] = { 0 }, next_seq;
 	cl_event ev[STAGING_MAX_CHUNKS] = { 0 };
 	bool more = true;
 
@@ -344,25 +366,32 @@ lane_run(void *arg)
 	 * chunk, then empties chunk k and refills it. Each chunk waits for its
 	 * own event: right on an out-of-order queue too. A lane that meets
 	 * another's failure stops taking pieces. */
-	for (unsigned k = 0; !c->write && k < l->nchunks && (more = next_piece(c, &at[k], &n[k])); k++)
-		enqueue(l, at[k], n[k], l->chunk[k], &ev[k]);
+	for (unsigned k = 0; !c->write && k < l->nchunks && (more = next_piece(l, &at[k], &n[k], &seq[k]));
+	     k++)
+		enqueue(l, at[k], n[k], seq[k], l->chunk[k], &ev[k]);
 	for (unsigned k = 0; l->err == CL_SUCCESS; k = (k + 1) % l->nchunks) {
 		if (c->write ? !more : !ev[k])
 			break;
-		settle(l, &ev[k]);
+		settle(l, &ev[k], seq[k]);
 		if (l->err != CL_SUCCESS)
 			break;
-		if (!c->write)
+		if (!c->write) {
+			struct staging_trace_piece *p = staging_trace_at(&c->trace, seq[k]);
+
 			memcpy(c->host + at[k], l->chunk[k], n[k]);
-		if (more && (more = next_piece(c, &next_at, &next_n))) {
+			if (p)
+				p->copied = staging_trace_now(&c->trace);
+		}
+		if (more && (more = next_piece(l, &next_at, &next_n, &next_seq))) {
 			at[k] = next_at;
 			n[k] = next_n;
-			enqueue(l, at[k], n[k], l->chunk[k], &ev[k]);
+			seq[k] = next_seq;
+			enqueue(l, at[k], n[k], seq[k], l->chunk[k], &ev[k]);
 		}
 	}
 	/* Nothing may still use a chunk when it goes back. */
 	for (unsigned k = 0; k < l->nchunks; k++)
-		settle(l, &ev[k]);
+		settle(l, &ev[k], seq[k]);
 }
 
 /* The staged copy itself, with `n` leased chunks in slots. */
@@ -393,12 +422,14 @@ staged(clwarp_engine *e, cl_mem buffer, size_t offset, size_t bytes, void *host,
 	log_debug(&e->logger, "staged %s of %zu bytes: %u chunks, %u threads",
 		  write ? "write" : "read", bytes, n, nlanes);
 	pthread_mutex_init(&c.lock, NULL);
+	staging_trace_begin(&c.trace, &e->logger);
 	for (unsigned j = 0; j < nlanes; j++) {
-		lanes[j] = (struct lane){ .c = &c, .err = CL_SUCCESS };
+		lanes[j] = (struct lane){ .c = &c, .index = j, .err = CL_SUCCESS };
 		for (unsigned k = j; k < n; k += nlanes)
 			lanes[j].chunk[lanes[j].nchunks++] = s->slot[slots[k]].host;
 	}
 	workers_run(&s->workers, lane_run, lanes, sizeof(lanes[0]), nlanes);
+	staging_trace_end(&c.trace, &e->logger, write, bytes, nlanes);
 	pthread_mutex_destroy(&c.lock);
 	for (unsigned j = 0; j < nlanes; j++)
 		if (lanes[j].err != CL_SUCCESS)
