@@ -13,7 +13,6 @@
 #include "error.h"
 #include "hostmem.h"
 #include "staging_trace.h"
-#include "stream_copy.h"
 #include "util.h"
 #include "workers.h"
 
@@ -36,7 +35,7 @@
 #define DEFAULT_CHUNKS 32u
 #define DEFAULT_THREADS 12u
 /* Pieces smaller than this cost more in enqueues than they overlap. */
-#define DEFAULT_PIECE ((size_t)64 << 10)
+#define PIECE_MIN ((size_t)64 << 10)
 /* Bytes per host thread at least: waking a thread costs tens of
  * microseconds, as long as 1 MiB takes at 20 GB/s; 4 MiB at a thread's
  * memcpy speed (about 10 GB/s) takes 400 us. */
@@ -52,8 +51,6 @@ staging_init(struct staging *s)
 	s->threshold = DEFAULT_THRESHOLD;
 	s->chunk = DEFAULT_CHUNK;
 	s->chunks = DEFAULT_CHUNKS;
-	s->piece = DEFAULT_PIECE;
-	s->stream = true;
 	/* More memcpy threads than cores only take turns. */
 	s->threads = cpus > 0 && (unsigned long)cpus < DEFAULT_THREADS ? (unsigned)cpus : DEFAULT_THREADS;
 	workers_init(&s->workers);
@@ -90,7 +87,7 @@ clwarp_status
 staging_configure(struct staging *s, const char *text)
 {
 	static const char keys_help[] =
-		"expected key=value[,key=value...] with keys threshold, chunk, chunks, threads, force, stream, piece";
+		"expected key=value[,key=value...] with keys threshold, chunk, chunks, threads, force";
 	static const struct {
 		const char *key;
 		unsigned long long lo, hi;
@@ -100,8 +97,6 @@ staging_configure(struct staging *s, const char *text)
 		{ "chunks", 0, STAGING_MAX_CHUNKS },
 		{ "threads", 1, 64 },
 		{ "force", 0, 1 },
-		{ "stream", 0, 1 },
-		{ "piece", 4096, (unsigned long long)1 << 30 },
 	};
 	const char *p = text;
 
@@ -120,15 +115,13 @@ staging_configure(struct staging *s, const char *text)
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 					 "CLWARP_STAGING=\"%s\": %s must be a whole number from %llu to %llu%s",
 					 text, keys[k].key, keys[k].lo, keys[k].hi,
-					 k < 2 || k == 6 ? " (K, M and G suffixes allowed)" : "");
+					 k < 2 ? " (K, M and G suffixes allowed)" : "");
 		switch (k) {
 		case 0: s->threshold = (size_t)v; break;
 		case 1: s->chunk = (size_t)v; break;
 		case 2: s->chunks = (unsigned)v; break;
 		case 3: s->threads = (unsigned)v; break;
-		case 4: s->force = v != 0; break;
-		case 5: s->stream = v != 0; break;
-		default: s->piece = (size_t)v; break;
+		default: s->force = v != 0; break;
 		}
 		p = *end ? end + 1 : end;
 	}
@@ -234,9 +227,9 @@ staging_free(clwarp_engine *e)
 struct copy {
 	clwarp_engine *e;
 	cl_mem buffer;
-	size_t offset, bytes, chunk, piece;
+	size_t offset, bytes, chunk;
 	unsigned char *host;
-	bool write, stream;
+	bool write;
 	pthread_mutex_t lock;     /* guards cursor and failed */
 	size_t cursor;            /* bytes handed out */
 	bool failed;              /* a lane failed: hand out no more */
@@ -265,8 +258,8 @@ piece_size(const struct copy *c, size_t at)
 
 	if (!c->write && size > left / 4)
 		size = left / 4;
-	if (size < c->piece)
-		size = c->piece;
+	if (size < PIECE_MIN)
+		size = PIECE_MIN;
 	if (size > c->chunk)
 		size = c->chunk;
 	if (size > 4096)
@@ -333,15 +326,6 @@ settle(struct lane *l, cl_event *ev, unsigned seq)
 }
 
 static void
-copy_bytes(const struct copy *c, void *to, const void *from, size_t n)
-{
-	if (c->stream)
-		stream_copy(to, from, n);
-	else
-		memcpy(to, from, n);
-}
-
-static void
 enqueue(struct lane *l, size_t at, size_t n, unsigned seq, void *chunk, cl_event *ev)
 {
 	struct copy *c = l->c;
@@ -350,7 +334,7 @@ enqueue(struct lane *l, size_t at, size_t n, unsigned seq, void *chunk, cl_event
 	cl_int err;
 
 	if (c->write) {
-		copy_bytes(c, chunk, c->host + at, n);
+		memcpy(chunk, c->host + at, n);
 		if (p)
 			p->copied = staging_trace_now(&c->trace);
 		err = clEnqueueWriteBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);
@@ -394,7 +378,7 @@ lane_run(void *arg)
 		if (!c->write) {
 			struct staging_trace_piece *p = staging_trace_at(&c->trace, seq[k]);
 
-			copy_bytes(c, c->host + at[k], l->chunk[k], n[k]);
+			memcpy(c->host + at[k], l->chunk[k], n[k]);
 			if (p)
 				p->copied = staging_trace_now(&c->trace);
 		}
@@ -417,8 +401,7 @@ staged(clwarp_engine *e, cl_mem buffer, size_t offset, size_t bytes, void *host,
 {
 	struct staging *s = &e->staging;
 	struct copy c = { .e = e, .buffer = buffer, .offset = offset, .bytes = bytes,
-			  .chunk = s->chunk, .piece = s->piece, .host = host, .write = write,
-			  .stream = s->stream };
+			  .chunk = s->chunk, .host = host, .write = write };
 	struct lane lanes[64];
 	size_t nfull = (bytes + s->chunk - 1) / s->chunk;
 	unsigned nlanes;

@@ -27,8 +27,6 @@ struct staging {
 	unsigned chunks;             /* chunks at most; 0: never stage */
 	unsigned threads;            /* host threads copying per call, the caller included */
 	bool force;                  /* stage where the driver pins nothing too (tests) */
-	bool stream;                 /* copy into and out of chunks with streaming stores */
-	size_t piece;                /* the first, smallest pieces of a copy */
 	bool failed;                 /* pinning failed once: direct from then on */
 	struct staging_chunk slot[STAGING_MAX_CHUNKS];
 	struct workers workers;      /* the copies' host threads, started on first use */
