@@ -13,9 +13,7 @@
  * --host adds qsort of the same keys (median of 3), the CPU baseline.
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
  * keys-float, pairs-uint, keys-ulong (default: all four), keys-uint-fbits
- * (uint keys with keys-float's bit patterns; only when named), keys-float-nan
- * (keys-float with every 1024th key a NaN, which float sorts handle on a
- * path of their own; only when named).
+ * (uint keys with keys-float's bit patterns; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -39,17 +37,14 @@ struct sort_case {
 	 * float keys' data does from what their code does; run only when
 	 * --cases names it. Its TSV type is "uint-fbits". */
 	int float_bits;
-	/* Set: every 1024th float key a NaN; TSV type "float-nan"; only when named. */
-	int nans;
 };
 
 static const struct sort_case cases[] = {
-	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0 },
-	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0 },
-	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0 },
-	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0 },
-	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0 },
-	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0 },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0 },
+	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -143,8 +138,7 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 }
 
 /* The sorted keys, checked on the host for order (uint and ulong as
- * unsigned, float by value; a NaN compares false, so keys-float-nan's are
- * checked only among the numbers). */
+ * unsigned, float by value, NaN-free data). */
 static void
 check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, size_t n)
 {
@@ -219,7 +213,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, keys-uint-fbits, keys-float-nan\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, keys-uint-fbits\n");
 			return 2;
 		}
 	}
@@ -246,7 +240,7 @@ main(int argc, char **argv)
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
 
-		if (!case_wanted(case_list, c->name) || ((c->float_bits || c->nans) && !case_list))
+		if (!case_wanted(case_list, c->name) || (c->float_bits && !case_list))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
@@ -265,8 +259,7 @@ main(int argc, char **argv)
 				uint64_t x = bench_splitmix(&rng);
 
 				if (c->key == CLWARP_TYPE_FLOAT || c->float_bits)
-					((float *)h)[i] = c->nans && i % 1024 == 511
-						? NAN : (float)((double)(int64_t)x * 0x1p-40);
+					((float *)h)[i] = (float)((double)(int64_t)x * 0x1p-40);
 				else if (ks == 4)
 					((uint32_t *)h)[i] = (uint32_t)x;
 				else
@@ -301,8 +294,7 @@ main(int argc, char **argv)
 				}
 				host_ms = bench_median(hs, 3);
 			}
-			const char *type_label = c->float_bits ? "uint-fbits"
-						 : c->nans ? "float-nan" : type_names[c->key];
+			const char *type_label = c->float_bits ? "uint-fbits" : type_names[c->key];
 
 			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_label, l, ms,
 			       (double)n / ms * 1e-3);

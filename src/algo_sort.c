@@ -91,11 +91,9 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 	groups = (n + wg * 16 - 1) / (wg * 16);
 	if (groups > (size_t)a->compute_units * 4)
 		groups = (size_t)a->compute_units * 4;
-	/* Counts then offsets, for the most passes a key can need (8), then
-	 * the float keys' NaN count, as gathered and as the passes read it
-	 * (NAN_COUNT_AT and NAN_SEEN_AT in sort.cl). */
+	/* Counts then offsets, for the most passes a key can need (8). */
 	status = algo_temp_reserve(engine, &a->sort_bins, &a->sort_bins_bytes,
-				   (2 * 8 * SORT_RADIX + 2) * sizeof(cl_uint));
+				   2 * 8 * SORT_RADIX * sizeof(cl_uint));
 	if (status == CLWARP_OK)
 		status = algo_temp_reserve(engine, &a->sort_keys, &a->sort_keys_bytes, key_bytes);
 	if (status == CLWARP_OK && value_type >= 0)

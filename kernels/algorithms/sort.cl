@@ -69,26 +69,6 @@ CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
 	return (uint)(bits >> shift) & mask;
 }
 
-/* The key whose order bits are `b`: sort_order_bits undone, exact for
- * every key but a NaN (whose order bits are all ones whatever its bits). */
-CLWARP_INLINE KEY_T sort_key_of_order_bits(KB b, uint descending)
-{
-	b = descending ? ~b : b;
-#if KEY_ORDER == 2
-	b ^= (b & KB_TOP) ? KB_TOP : ~(KB)0;
-#elif KEY_ORDER == 1
-	b ^= KB_TOP;
-#endif
-	return AS_KEY(b);
-}
-
-/* Float keys: the histogram counts the NaNs at NAN_COUNT_AT (zero between
- * sorts); clwarp_sort_offsets moves the count to NAN_SEEN_AT, which the
- * passes read (after the counts and offsets of 8 passes: bins holds
- * 16 x RADIX + 2 words). */
-#define NAN_COUNT_AT (16u * RADIX)
-#define NAN_SEEN_AT (NAN_COUNT_AT + 1u)
-
 /*
  * The digit counts of every pass. Pass p covers bits [begin + 8p,
  * min(begin + 8p + 8, end)). Each work-group counts its stretch in local
@@ -102,8 +82,6 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 {
 	local uint counts[PASSES_MAX * RADIX];
 	uint passes = (end - begin + 7u) / 8u;
-
-	uint nans = 0;
 
 	for (uint i = LID; i < PASSES_MAX * RADIX; i += WG)
 		counts[i] = 0;
@@ -120,9 +98,6 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 			if (c + j * WG + LID >= n)
 				break;
 			KB bits = sort_order_bits(k[j], descending);
-#if KEY_ORDER == 2
-			nans += isnan(k[j]) ? 1u : 0u;
-#endif
 			for (uint p = 0; p < PASSES_MAX; p++) {
 				uint shift = begin + 8u * p;
 				uint mask = (1u << min(8u, end - shift)) - 1u;
@@ -136,8 +111,6 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 		if (counts[i])
 			atomic_add(&bins[i], counts[i]);
 	}
-	if (nans)
-		atomic_add(&bins[NAN_COUNT_AT], nans);
 }
 
 /*
@@ -216,10 +189,6 @@ __kernel void clwarp_sort_offsets(volatile global uint *bins)
 		offsets[first + j] = run;
 		run += counts[first + j];
 		counts[first + j] = 0;
-	}
-	if (pass == 0 && LID == 0) {
-		bins[NAN_SEEN_AT] = bins[NAN_COUNT_AT];
-		bins[NAN_COUNT_AT] = 0;
 	}
 }
 
@@ -317,28 +286,29 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #if WG > 256
 #error "clwarp_sort_pass: WG must divide RADIX (256)"
 #endif
-/*
- * The pass over one tile. With `as_order_bits` (a constant at each call)
- * each key's order bits are computed once, as it loads; the tile ranks,
- * stages and scatters those, and each key is rebuilt from them as it is
- * stored (sort_key_of_order_bits): exact for every key but a NaN. Without
- * it the key's own bits move and the order bits are computed where each
- * step needs them. For floats the former takes fewer registers (the NaN
- * test once per key, not three times), so it runs wherever the histogram
- * found no NaN (NAN_SEEN_AT); with NaNs the latter keeps their bits.
- */
-CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *keys_in,
-				  global KEY_T *keys_out, global const VB *values_in,
-				  global VB *values_out, ulong n, uint tile, uint epoch,
-				  uint descending, uint shift, uint mask, uint pass,
-				  global const uint *bins, SORT_PASS_PARAMS, local uint *whist,
-				  local STAGE_T *stage, local uint *digit_start, local uint *digit_base,
-				  local uint *sm, CLWARP_WARP_PARAM)
+__kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
+			       global const VB *values_in, global VB *values_out, ulong n,
+			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
+			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
 {
-	KB key[SORT_ITEMS];
+	local uint whist[SORT_WARPS * RADIX];
+	local STAGE_T stage[SORT_TILE];
+	local uint digit_start[RADIX];
+	local uint digit_base[RADIX];
+	local uint sm[SORT_WARPS];
+#ifndef SORT_WAIT_FREE
+	local uint tile_shared;
+#endif
+	KEY_T key[SORT_ITEMS];
 	uint rank[SORT_ITEMS];
 #ifdef HAS_VALUES
 	VB value[SORT_ITEMS];
+#endif
+
+#ifdef SORT_WAIT_FREE
+	uint tile = get_group_id(0);
+#else
+	uint tile = take_tile(counter, tiles, &tile_shared);
 #endif
 	ulong base = (ulong)tile * SORT_TILE;
 	uint valid = n - base < SORT_TILE ? (uint)(n - base) : SORT_TILE;
@@ -346,19 +316,18 @@ CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *
 	 * holds the pad key, so that no digit below needs a test. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		KEY_T kv = keys_in[base + min(e, valid - 1u)];
-		kv = e < valid ? kv : sort_pad_key(descending);
-		key[k] = as_order_bits ? sort_order_bits(kv, descending) : AS_KB(kv);
+		key[k] = keys_in[base + min(e, valid - 1u)];
+		key[k] = e < valid ? key[k] : sort_pad_key(descending);
 	}
-#define SORT_KEY_DIGIT(b) sort_digit(as_order_bits ? (b) : sort_order_bits(AS_KEY(b), descending), \
-				     shift, mask)
 	for (uint d = ALGO_LANE(); d < RADIX; d += CLWARP_WARP_SIZE)
 		whist[ALGO_WARP() * RADIX + d] = 0;
 	warp_barrier();
 
 	/* 1. Digit counts per warp, then per digit down the warps. */
-	for (uint k = 0; k < SORT_ITEMS; k++)
-		atomic_inc(&whist[ALGO_WARP() * RADIX + SORT_KEY_DIGIT(key[k])]);
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		atomic_inc(&whist[ALGO_WARP() * RADIX + d]);
+	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	uint count[SORT_DIGITS_PER];
 	uint a[1] = { 0 };
@@ -390,11 +359,13 @@ CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *
 	/* 2. Ranks within the warp: every key's peers first (independent
 	 * ballots), then the chain of position updates. */
 	SORT_MASK_T peer_masks[SORT_ITEMS];
-	for (uint k = 0; k < SORT_ITEMS; k++)
-		peer_masks[k] = sort_digit_peers(SORT_KEY_DIGIT(key[k]), CLWARP_WARP_ARG);
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
+	}
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
-		uint d = SORT_KEY_DIGIT(key[k]);
+		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		SORT_MASK_T peers = peer_masks[k];
 		uint top = sort_top_lane(peers);
 		uint at = 0;
@@ -415,7 +386,7 @@ CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *
 	}
 	/* No barrier: nothing has read or written `stage` yet. */
 	for (uint k = 0; k < SORT_ITEMS; k++)
-		stage[rank[k]] = (STAGE_T)key[k];
+		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
 
 	/* 3. Where each digit's run starts in keys_out, less its start in
 	 * the tile. */
@@ -452,15 +423,14 @@ CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *
 #endif
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
-		KB kb = (KB)stage[i];
-		uint to = digit_base[SORT_KEY_DIGIT(kb)] + i;
+		KEY_T kv = AS_KEY((KB)stage[i]);
+		uint to = digit_base[sort_digit(sort_order_bits(kv, descending), shift, mask)] + i;
 		if (i < valid)
-			keys_out[to] = as_order_bits ? sort_key_of_order_bits(kb, descending) : AS_KEY(kb);
+			keys_out[to] = kv;
 #ifdef HAS_VALUES
 		dst[j] = to;
 #endif
 	}
-#undef SORT_KEY_DIGIT
 #ifdef HAS_VALUES
 	/* The values load only now, as CUB's do: held from the start, they
 	 * took the registers that kept 3 work-groups on an SM. */
@@ -478,37 +448,4 @@ CLWARP_INLINE void sort_pass_tile(const uint as_order_bits, global const KEY_T *
 			values_out[dst[j]] = (VB)stage[i];
 	}
 #endif
-}
-
-__kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
-			       global const VB *values_in, global VB *values_out, ulong n,
-			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
-			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
-{
-	local uint whist[SORT_WARPS * RADIX];
-	local STAGE_T stage[SORT_TILE];
-	local uint digit_start[RADIX];
-	local uint digit_base[RADIX];
-	local uint sm[SORT_WARPS];
-#ifdef SORT_WAIT_FREE
-	uint tile = get_group_id(0);
-#define SORT_PASS_ARGS tile_counts
-#else
-	local uint tile_shared;
-	uint tile = take_tile(counter, tiles, &tile_shared);
-#define SORT_PASS_ARGS counter, words, slots
-#endif
-
-#if KEY_ORDER == 2
-	/* The same for every work-item: the branch holds no divergent barrier. */
-	if (bins[NAN_SEEN_AT] == 0u)
-		sort_pass_tile(1u, keys_in, keys_out, values_in, values_out, n, tile, epoch,
-			       descending, shift, mask, pass, bins, SORT_PASS_ARGS, whist, stage,
-			       digit_start, digit_base, sm, CLWARP_WARP_ARG);
-	else
-#endif
-		sort_pass_tile(0u, keys_in, keys_out, values_in, values_out, n, tile, epoch,
-			       descending, shift, mask, pass, bins, SORT_PASS_ARGS, whist, stage,
-			       digit_start, digit_base, sm, CLWARP_WARP_ARG);
-#undef SORT_PASS_ARGS
 }
