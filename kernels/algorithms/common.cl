@@ -530,23 +530,16 @@ CLWARP_IF_FP64(DEFINE_KEYS_EQUAL_FLOAT(double, ulong, 0xffe0000000000000ul))
  * Run heads of a tile loaded by load_tile: bit k * VEC + c is set where
  * element (k, c) is in range and starts a run (the first element, or one
  * whose key differs from the one before). The key before a vector's first
- * element is the last of the lane below's vector (a shuffle); lane 0 reads
- * it from global memory. All shuffles come first, so that no 64-bit
- * offset lives across the local backend's barriers (see ALGO_LANE()).
+ * element comes from global memory (usually a cache hit).
  */
-CLWARP_INLINE uint tile_heads(global const T *in, ulong base, ulong n, const T *a,
-			      CLWARP_WARP_PARAM)
+CLWARP_INLINE uint tile_heads(global const T *in, ulong base, ulong n, const T *a)
 {
-	T below[ITEMS_K];
 	uint heads = 0;
 
-	for (uint k = 0; k < ITEMS_K; k++)
-		below[k] = warp_shuffle_up(a[k * VEC + VEC - 1], 1u);
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
-		T first_prev = ALGO_LANE() > 0 ? below[k] : o > 0 && o < n ? in[o - 1] : a[k * VEC];
 		for (uint c = 0; c < VEC; c++) {
-			T prev = c > 0 ? a[k * VEC + c - 1] : first_prev;
+			T prev = c > 0 ? a[k * VEC + c - 1] : o > 0 && o < n ? in[o - 1] : a[k * VEC];
 			uint head = o + c < n && (o + c == 0 || !keys_equal(a[k * VEC + c], prev));
 			heads |= head << (k * VEC + c);
 		}

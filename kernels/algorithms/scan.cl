@@ -139,11 +139,11 @@ CLWARP_INLINE uint block_count_chunks(uint selected, uint *chunk, local uint *sm
  * result is set where element (k, c) is selected, of *in_range where it
  * lies below n. */
 CLWARP_INLINE uint select_flags(global const T *in, ulong base, ulong n, const T *a,
-				uint *in_range, CLWARP_WARP_PARAM)
+				uint *in_range)
 {
 	uint selected = 0, valid_bits = 0;
 #if PRED_KIND == 3
-	uint heads = tile_heads(in, base, n, a, CLWARP_WARP_ARG);
+	uint heads = tile_heads(in, base, n, a);
 #endif
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
@@ -229,7 +229,7 @@ __kernel void clwarp_select(global const T *in, global T *out, global uint *coun
 	 * that lost such a value). */
 	uint first = (uint)tile_offset(0);
 	load_tile(in, base, n, (T)0, a, CLWARP_WARP_ARG);
-	uint selected = select_flags(in, base, n, a, &in_range, CLWARP_WARP_ARG);
+	uint selected = select_flags(in, base, n, a, &in_range);
 	uint tile_count = block_count_chunks(selected, chunk, sm, CLWARP_WARP_ARG);
 	lookback_count_announce(tile, tile_count, epoch, words, slots);
 	select_stage(stage, a, selected, in_range, chunk, first, tile_count);
@@ -272,7 +272,7 @@ __kernel void clwarp_select_small(global const T *in, global T *out, global uint
 	for (ulong base = 0; base < n; base += TILE) {
 		if (base + TILE < n)
 			load_tile(in, base + TILE, n, (T)0, next, CLWARP_WARP_ARG);
-		uint selected = select_flags(in, base, n, a, &in_range, CLWARP_WARP_ARG);
+		uint selected = select_flags(in, base, n, a, &in_range);
 		/* Its barriers also keep this stage from the last tile's stores. */
 		uint tile_count = block_count_chunks(selected, chunk, sm, CLWARP_WARP_ARG);
 		select_stage(stage, a, selected, in_range, chunk, first, tile_count);
