@@ -6,6 +6,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "testutil.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -27,8 +28,9 @@ static const char *const knobs[] = {
 };
 
 /* The library's "staged ..." debug messages: proof that a copy was
- * staged, and by more than one host thread. */
-static atomic_uint staged_copies, staged_threaded;
+ * staged, and by more than one host thread; its "pinning ... failed"
+ * messages, for test_pinning_refused. */
+static atomic_uint staged_copies, staged_threaded, pinning_failed;
 
 static void
 count_staged(clwarp_log_level level, const char *message, void *user_data)
@@ -40,6 +42,31 @@ count_staged(clwarp_log_level level, const char *message, void *user_data)
 		if (!strstr(message, " 1 threads"))
 			atomic_fetch_add(&staged_threaded, 1);
 	}
+	if (strncmp(message, "pinning ", 8) == 0 && strstr(message, " failed "))
+		atomic_fetch_add(&pinning_failed, 1);
+}
+
+/*
+ * A driver out of pinnable memory, on demand: while refuse_pinning is
+ * set, clCreateBuffer with CL_MEM_ALLOC_HOST_PTR fails as such a driver's
+ * does. Defined in this program, it comes before the ICD loader's for the
+ * library's calls too; every other call goes on to the loader's. No CPU
+ * driver here refuses pinned buffers of its own accord.
+ */
+static atomic_bool refuse_pinning;
+static atomic_uint pins_refused;
+static cl_mem (*loader_create_buffer)(cl_context, cl_mem_flags, size_t, void *, cl_int *);
+
+CL_API_ENTRY cl_mem CL_API_CALL
+clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr, cl_int *err)
+{
+	if (atomic_load(&refuse_pinning) && (flags & CL_MEM_ALLOC_HOST_PTR)) {
+		atomic_fetch_add(&pins_refused, 1);
+		if (err)
+			*err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+		return NULL;
+	}
+	return loader_create_buffer(context, flags, size, host_ptr, err);
 }
 
 static void
@@ -532,12 +559,90 @@ START_TEST(test_group)
 }
 END_TEST
 
+/*
+ * The driver refuses pinned memory. A GPU engine (one that pins) then
+ * says once that pinning for staging failed and copies directly; where
+ * staging is forced (CPU drivers, which pin nothing) the chunks are
+ * ordinary memory and copies stay staged. clwarp_host_alloc falls back to
+ * ordinary memory, with its own message where the engine pins. Every
+ * byte of every copy is checked.
+ */
+START_TEST(test_pinning_refused)
+{
+	clwarp_engine *e = staging_engine(NULL);
+	unsigned char *src = malloc(N_BYTES), *back = malloc(N_BYTES);
+	unsigned staged, failed, refused = atomic_load(&pins_refused);
+	void *host = NULL;
+	int pins = 0, pinned = 1;
+	cl_mem buf = NULL;
+	size_t at;
+
+	ck_assert(src && back);
+	/* Whether this engine pins: its clwarp_host_alloc memory says. */
+	ck_assert_clwarp_ok(clwarp_host_alloc(e, 4096, &host));
+	ck_assert_clwarp_ok(clwarp_host_pinned(e, host, &pins));
+	clwarp_host_free(e, host);
+	clwarp_engine_free(e);
+
+	atomic_store(&refuse_pinning, true);
+	e = staging_engine(pins ? "threshold=0,chunk=4096,chunks=8,threads=2"
+				: "force=1,threshold=0,chunk=4096,chunks=8,threads=2");
+	staged = atomic_load(&staged_copies);
+	failed = atomic_load(&pinning_failed);
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, N_BYTES, NULL, &buf));
+	for (unsigned round = 0; round < 2; round++) {
+		fill(src, N_BYTES, 7 + round);
+		memset(back, 0, N_BYTES);
+		ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 0, N_BYTES, src));
+		ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, N_BYTES, back));
+		at = first_diff(back, src, N_BYTES);
+		ck_assert_msg(at == N_BYTES, "pinning refused, round %u: byte %zu is %u, expected %u",
+			      round, at, at < N_BYTES ? back[at] : 0, at < N_BYTES ? src[at] : 0);
+	}
+	/* The library asked for pinned chunks and was refused. */
+	ck_assert_uint_ge(atomic_load(&pins_refused) - refused, 1);
+	if (pins) {
+		/* Once for the chunks (then direct for good), no staged copy. */
+		ck_assert_uint_eq(atomic_load(&pinning_failed) - failed, 1);
+		ck_assert_uint_eq(atomic_load(&staged_copies) - staged, 0);
+	} else {
+		ck_assert_uint_eq(atomic_load(&pinning_failed) - failed, 0);
+		ck_assert_uint_ge(atomic_load(&staged_copies) - staged, 4);
+	}
+	failed = atomic_load(&pinning_failed);
+	ck_assert_clwarp_ok(clwarp_host_alloc(e, 4096, &host));
+	ck_assert_clwarp_ok(clwarp_host_pinned(e, host, &pinned));
+	ck_assert_int_eq(pinned, 0);
+	memset(host, 0x5a, 4096);
+	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 1, 4096, host));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, N_BYTES, back));
+	ck_assert_uint_eq(back[0], src[0]);
+	for (size_t i = 1; i <= 4096; i++)
+		ck_assert_uint_eq(back[i], 0x5a);
+	ck_assert_uint_eq(back[4097], src[4097]);
+	clwarp_host_free(e, host);
+	ck_assert_uint_eq(atomic_load(&pinning_failed) - failed, pins ? 1 : 0);
+	atomic_store(&refuse_pinning, false);
+	clReleaseMemObject(buf);
+	clwarp_engine_free(e);
+	free(src);
+	free(back);
+}
+END_TEST
+
 int
 main(void)
 {
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("staging", &tc);
 	int knob_count = (int)(sizeof(knobs) / sizeof(knobs[0]));
+
+	/* Before any engine: the next clCreateBuffer, the ICD loader's. */
+	*(void **)&loader_create_buffer = dlsym(RTLD_NEXT, "clCreateBuffer");
+	if (!loader_create_buffer) {
+		fprintf(stderr, "test-staging: no clCreateBuffer after this program's: %s\n", dlerror());
+		return EXIT_FAILURE;
+	}
 
 	/* Each knob of `knobs` in turn (_i). */
 	if (test_wanted("test_ranges"))
@@ -548,6 +653,7 @@ main(void)
 	if (test_wanted("test_race_threads"))
 		tcase_add_loop_test(tc, test_race_threads, 0, knob_count);
 	ADD_TEST(tc, test_free_in_flight);
+	ADD_TEST(tc, test_pinning_refused);
 	if (test_wanted("test_group"))
 		tcase_add_loop_test(tc, test_group, 0, knob_count);
 	return test_main(s);
