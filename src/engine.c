@@ -12,6 +12,7 @@
 #include "device.h"
 #include "error.h"
 #include "hostmem.h"
+#include "pocl_kcache.h"
 #include "pocl_slot.h"
 #include "program.h"
 #include "staging.h"
@@ -214,8 +215,10 @@ engine_finish(clwarp_engine *e)
 		return set_cl_error(err, "clGetCommandQueueInfo(CL_QUEUE_PROPERTIES)");
 	e->queue_in_order = (queue_props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) == 0;
 	e->pocl_slot = pocl_slot_take(&e->info);
-	log_debug(&e->logger, "engine on %s (%s), disk cache %s", e->info.name, e->info.platform_name,
-		  e->disk.dir ? e->disk.dir : "off");
+	e->runtime_keeps_kernels = pocl_kcache_on(&e->info);
+	log_debug(&e->logger, "engine on %s (%s), disk cache %s%s", e->info.name, e->info.platform_name,
+		  e->disk.dir ? e->disk.dir : "off",
+		  e->disk.dir && e->runtime_keeps_kernels ? " (binaries from a program's second compile: PoCL's kernel cache keeps programs)" : "");
 	return CLWARP_OK;
 }
 

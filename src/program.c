@@ -208,6 +208,30 @@ store_to_disk(clwarp_engine *engine, const uint8_t key[32], cl_program program)
 	free(binary);
 }
 
+/*
+ * On PoCL with its kernel cache on, reading a binary compiles every kernel
+ * of the program once more, and PoCL's own cache already serves the next
+ * process (src/pocl_kcache.h). A binary is then worth storing only for a
+ * program that is built again: the first compile leaves a 0-byte "seen"
+ * entry, and the second, finding it, stores the binary for every later one.
+ */
+static bool
+binary_worth_storing(clwarp_engine *engine, const uint8_t key[32])
+{
+	void *mark = NULL;
+	size_t size = 0;
+
+	if (!engine->runtime_keeps_kernels)
+		return true;
+	if (diskcache_load(&engine->disk, key, "seen", &mark, &size)) {
+		free(mark);
+		diskcache_remove(&engine->disk, key, "seen");
+		return true;
+	}
+	diskcache_store(&engine->disk, key, "seen", NULL, 0);
+	return false;
+}
+
 static clwarp_status
 compile_from_source(clwarp_engine *engine, const char *text, const char *name,
 		    const char *options, cl_program *out, clwarp_build_info *info)
@@ -374,7 +398,7 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 		status = compile_from_source(engine, full.data, name, opts.data, &prog->program, info);
 		if (status != CLWARP_OK)
 			goto out;
-		if (use_disk)
+		if (use_disk && engine->disk.dir && binary_worth_storing(engine, key))
 			store_to_disk(engine, key, prog->program);
 	}
 	status = program_kernel_names(prog);

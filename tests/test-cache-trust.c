@@ -331,6 +331,7 @@ main(void)
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("cache-trust", &tc);
 
+	test_store_binaries_on_pocl();
 	ADD_TEST(tc, test_planted_entry);
 	ADD_TEST(tc, test_symlinked_entry);
 	ADD_TEST(tc, test_refused_folders);

@@ -5,6 +5,7 @@
 #include <dirent.h>
 
 #include "diskcache.h"
+#include "pocl_kcache.h"
 #include "sha256.h"
 #include "testutil.h"
 
@@ -546,12 +547,58 @@ START_TEST(test_size_bound_evicts_oldest)
 }
 END_TEST
 
+/*
+ * With PoCL's kernel cache on (its default), a PoCL CPU engine stores a
+ * program's binary only at its second compile: reading one compiles every
+ * kernel again, and PoCL's cache serves the next process. The first
+ * compile leaves a 0-byte "seen" entry. Elsewhere the first compile stores
+ * the binary and the second process is a disk hit. The children here keep
+ * the engine's own rule (TEST_CACHE_OWN_RULE).
+ */
+START_TEST(test_pocl_kernel_cache_keeps_programs)
+{
+	struct fixture f;
+	clwarp_engine *e;
+	bool pocl_keeps;
+
+	pocl_kcache_store_anyway(false);
+	setenv("TEST_CACHE_OWN_RULE", "1", 1);
+	unsetenv("POCL_KERNEL_CACHE");
+	e = test_engine(NULL);
+	pocl_keeps = pocl_kcache_on(clwarp_engine_device_info(e));
+	clwarp_engine_free(e);
+	fixture_init(&f, 7);
+	ck_assert_int_eq(run_child(&f, "", 7), COMPILED);
+	ck_assert_uint_eq(count_entries(f.cache, ".bin"), pocl_keeps ? 0 : 1);
+	ck_assert_uint_eq(count_entries(f.cache, ".seen"), pocl_keeps ? 1 : 0);
+	if (pocl_keeps) {
+		/* Built again: now the binary is stored, and the mark goes. */
+		ck_assert_int_eq(run_child(&f, "", 7), COMPILED);
+		ck_assert_uint_eq(count_entries(f.cache, ".bin"), 1);
+		ck_assert_uint_eq(count_entries(f.cache, ".seen"), 0);
+	}
+	ck_assert_int_eq(run_child(&f, "", 7), DISK_HIT);
+	/* With PoCL's cache off the first compile stores the binary. */
+	setenv("POCL_KERNEL_CACHE", "0", 1);
+	ck_assert_int_eq(run_child(&f, "-DUNUSED=1", 7), COMPILED);
+	ck_assert_uint_eq(count_entries(f.cache, ".bin"), 2);
+	unsetenv("POCL_KERNEL_CACHE");
+	ck_assert_int_eq(run_child(&f, "-DUNUSED=1", 7), DISK_HIT);
+	ck_assert_uint_eq(count_entries(f.cache, ".seen"), 0);
+	unsetenv("TEST_CACHE_OWN_RULE");
+	test_store_binaries_on_pocl();
+	fixture_fini(&f);
+}
+END_TEST
+
 int
 main(int argc, char **argv)
 {
 	TCase *tc;
 	Suite *s;
 
+	if (!getenv("TEST_CACHE_OWN_RULE"))
+		test_store_binaries_on_pocl();
 	if (argc == 6 && strcmp(argv[1], "--child") == 0)
 		return child_main(argv);
 	s = test_suite_with_timeout("cache", &tc);
@@ -567,5 +614,6 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_disk_cache_off);
 	tcase_add_test(tc, test_unwritable_cache_folder);
 	tcase_add_test(tc, test_size_bound_evicts_oldest);
+	tcase_add_test(tc, test_pocl_kernel_cache_keeps_programs);
 	return test_main(s);
 }

@@ -597,6 +597,7 @@ main(void)
 	TCase *tc;
 	Suite *s = test_suite_with_timeout("threads", &tc);
 
+	test_store_binaries_on_pocl();
 	/* Under ThreadSanitizer on a loaded 2-core machine: 2 minutes there. */
 	tcase_set_timeout(tc, 900);
 	ADD_TEST(tc, test_threads_one_engine);

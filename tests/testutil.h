@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "pocl_kcache.h"
 #include "clwarp/clwarp.h"
 #include "test-env.h"
 
@@ -194,6 +195,16 @@ test_run_child(char *const argv[])
 	}
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The engine stores no binaries on a PoCL CPU device while PoCL's own
+ * kernel cache is on (src/pocl_kcache.h). The tests of the disk cache
+ * store them anyway, with PoCL's cache left on so that their compiles stay
+ * cheap; call before the first engine. */
+static inline void
+test_store_binaries_on_pocl(void)
+{
+	pocl_kcache_store_anyway(true);
 }
 
 static inline Suite *

@@ -160,10 +160,11 @@ conformance_path(void)
 /*
  * An engine with the disk cache meson gives the tests (none without it, or
  * when `disk_cache` is 0). The default engine's int program is shared by
- * three tests, each in its own process, and reruns come from the cache. The
- * forced-width engines build each program once per run and go without: on
- * PoCL 3.1, storing a binary compiles every kernel once more (a generic
- * work-group function), ~4 s a program on a loaded 2-core machine.
+ * three tests, each in its own process, and reruns come from the cache (on
+ * PoCL, from its second compile: docs/cache.md, "PoCL"). The forced-width
+ * engines build each program once per run and go without: storing a
+ * binary on PoCL 3.1 compiles every kernel once more (a generic work-group
+ * function), ~4 s a program on a loaded 2-core machine.
  */
 static inline clwarp_engine *
 conf_engine(clwarp_backend backend, unsigned warp_size, int disk_cache)
