@@ -90,7 +90,7 @@ struct clwarp_engine {
 
 	struct staging staging;          /* chunks for blocking copies (src/staging.c) */
 	unsigned pocl_slot;              /* PoCL 4 and 5: -D CLWARP_POCL_SLOT (src/pocl_slot.h) */
-	bool runtime_keeps_kernels;      /* binaries from a second compile (src/pocl_kcache.h) */
+	bool runtime_keeps_kernels;      /* binaries from a second process (src/pocl_kcache.h) */
 };
 
 

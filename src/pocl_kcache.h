@@ -14,7 +14,7 @@
  * more, for a dynamic work-group size that launches do not use, while its
  * cache folder already keeps each program's LLVM IR and every compiled
  * kernel for the next process. The engine then stores a program's binary
- * only when the program is compiled a second time (src/program.c,
+ * only once a second process compiles the program (src/program.c,
  * docs/cache.md, "PoCL"). Any other value of POCL_KERNEL_CACHE counts as
  * off, so that a doubt costs a store, never a later full compile.
  */

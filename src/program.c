@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "buildlog.h"
@@ -212,23 +214,30 @@ store_to_disk(clwarp_engine *engine, const uint8_t key[32], cl_program program)
  * On PoCL with its kernel cache on, reading a binary compiles every kernel
  * of the program once more, and PoCL's own cache already serves the next
  * process (src/pocl_kcache.h). A binary is then worth storing only for a
- * program that is built again: the first compile leaves a 0-byte "seen"
- * entry, and the second, finding it, stores the binary for every later one.
+ * program that more than one process builds: the first compile leaves a
+ * "seen" entry holding its process ID, and a compile in another process,
+ * finding it, stores the binary for every later one. A second engine of
+ * the same process is not another process: it leaves the mark alone.
  */
 static bool
 binary_worth_storing(clwarp_engine *engine, const uint8_t key[32])
 {
+	uint32_t self = (uint32_t)getpid(), marker = 0;
 	void *mark = NULL;
 	size_t size = 0;
 
 	if (!engine->runtime_keeps_kernels)
 		return true;
 	if (diskcache_load(&engine->disk, key, "seen", &mark, &size)) {
+		if (size == sizeof(marker))
+			memcpy(&marker, mark, sizeof(marker));
 		free(mark);
+		if (marker == self)
+			return false;
 		diskcache_remove(&engine->disk, key, "seen");
 		return true;
 	}
-	diskcache_store(&engine->disk, key, "seen", NULL, 0);
+	diskcache_store(&engine->disk, key, "seen", &self, sizeof(self));
 	return false;
 }
 

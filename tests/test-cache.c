@@ -551,7 +551,7 @@ END_TEST
  * With PoCL's kernel cache on (its default), a PoCL CPU engine stores a
  * program's binary only at its second compile: reading one compiles every
  * kernel again, and PoCL's cache serves the next process. The first
- * compile leaves a 0-byte "seen" entry. Elsewhere the first compile stores
+ * compile leaves a "seen" entry with its process ID. Elsewhere the first compile stores
  * the binary and the second process is a disk hit. The children here keep
  * the engine's own rule (TEST_CACHE_OWN_RULE).
  */
@@ -572,10 +572,17 @@ START_TEST(test_pocl_kernel_cache_keeps_programs)
 	ck_assert_uint_eq(count_entries(f.cache, ".bin"), pocl_keeps ? 0 : 1);
 	ck_assert_uint_eq(count_entries(f.cache, ".seen"), pocl_keeps ? 1 : 0);
 	if (pocl_keeps) {
-		/* Built again: now the binary is stored, and the mark goes. */
+		/* Two engines of one process are one process: no binary. */
+		char *argv[] = { "test-cache", "--child", f.cache, f.main_cl, "-DUNUSED=2", "7", NULL };
+
+		ck_assert_int_eq(child_main(argv), COMPILED);
+		ck_assert_int_eq(child_main(argv), COMPILED);
+		ck_assert_uint_eq(count_entries(f.cache, ".bin"), 0);
+		ck_assert_uint_eq(count_entries(f.cache, ".seen"), 2);
+		/* Built by another process: now the binary is stored, and the mark goes. */
 		ck_assert_int_eq(run_child(&f, "", 7), COMPILED);
 		ck_assert_uint_eq(count_entries(f.cache, ".bin"), 1);
-		ck_assert_uint_eq(count_entries(f.cache, ".seen"), 0);
+		ck_assert_uint_eq(count_entries(f.cache, ".seen"), 1);
 	}
 	ck_assert_int_eq(run_child(&f, "", 7), DISK_HIT);
 	/* With PoCL's cache off the first compile stores the binary. */
@@ -584,7 +591,7 @@ START_TEST(test_pocl_kernel_cache_keeps_programs)
 	ck_assert_uint_eq(count_entries(f.cache, ".bin"), 2);
 	unsetenv("POCL_KERNEL_CACHE");
 	ck_assert_int_eq(run_child(&f, "-DUNUSED=1", 7), DISK_HIT);
-	ck_assert_uint_eq(count_entries(f.cache, ".seen"), 0);
+	ck_assert_uint_eq(count_entries(f.cache, ".seen"), pocl_keeps ? 1 : 0);
 	unsetenv("TEST_CACHE_OWN_RULE");
 	test_store_binaries_on_pocl();
 	fixture_fini(&f);
