@@ -218,7 +218,7 @@ engine_finish(clwarp_engine *e)
 	e->runtime_keeps_kernels = pocl_kcache_on(&e->info);
 	log_debug(&e->logger, "engine on %s (%s), disk cache %s%s", e->info.name, e->info.platform_name,
 		  e->disk.dir ? e->disk.dir : "off",
-		  e->disk.dir && e->runtime_keeps_kernels ? " (binaries once a second process compiles: PoCL's kernel cache keeps programs)" : "");
+		  e->disk.dir && e->runtime_keeps_kernels ? " (binaries from a second process only)" : "");
 	return CLWARP_OK;
 }
 
