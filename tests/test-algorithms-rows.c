@@ -109,7 +109,7 @@ START_TEST(test_segmented_short)
 	for (size_t ti = 0; ti < sizeof(types_) / sizeof(types_[0]); ti++) {
 		clwarp_type t = types_[ti];
 
-		if (!type_supported(e, t) || (tiny && t != CLWARP_TYPE_INT && t != CLWARP_TYPE_LONG))
+		if (!type_supported(e, t) || quick_skips_type(t))
 			continue;
 		for (size_t l = 0; l < sizeof(short_lengths) / sizeof(short_lengths[0]); l++) {
 			size_t len = short_lengths[l];

@@ -105,7 +105,7 @@ START_TEST(test_small_boundaries)
 		e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 		w = warp_of(e);
 		tile = 64 * 3 * (16 / size);
-		if (!type_supported(e, t) || w > 64 || (tiny && t == CLWARP_TYPE_FLOAT)) {
+		if (!type_supported(e, t) || w > 64 || quick_skips_type(t)) {
 			clwarp_engine_free(e);
 			continue;
 		}
@@ -164,7 +164,8 @@ START_TEST(test_small_off)
 	for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
 		clwarp_type t = types[ti];
 
-		if (tiny && t == CLWARP_TYPE_FLOAT)
+		/* Quick: int and ulong (4 and 8 bytes). */
+		if (quick && t == CLWARP_TYPE_FLOAT)
 			continue;
 		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {

@@ -39,6 +39,16 @@ read_test_levels(void)
 	tiny = quick && test_quick_env() && strcmp(test_quick_env(), "2") == 0;
 }
 
+/* Quick runs (both levels) of the tests that repeat their checks per type
+ * on top of the per-type tests (reduce, scan, compact, ...): one 4-byte
+ * integer and one 8-byte float type, each a build of every kernel the test
+ * takes. Full runs take every type. */
+static inline bool
+quick_skips_type(clwarp_type t)
+{
+	return quick && t != CLWARP_TYPE_INT && t != CLWARP_TYPE_DOUBLE;
+}
+
 /* In tiny runs, every third entry of a list of lengths, the first and last kept. */
 #define TINY_SKIP(i, list) (tiny && (i) % 3 != 0 && (i) + 1 != sizeof(list) / sizeof((list)[0]))
 

@@ -376,10 +376,12 @@ main(void)
 	tcase_set_timeout(tc, quick ? 3000 : 600);
 	ADD_TEST(tc, test_histogram_errors);
 	ADD_TEST(tc, test_histogram_small);
+	/* Quick: the ranges on the even types (signed and float), the sizes
+	 * on the odd ones (unsigned and double). */
 	if (test_wanted("test_histogram_ranges"))
-		tcase_add_loop_test(tc, test_histogram_ranges, 0, TYPE_COUNT);
+		test_add_loop_halved(tc, test_histogram_ranges, TYPE_COUNT, 0);
 	if (test_wanted("test_histogram_sizes"))
-		tcase_add_loop_test(tc, test_histogram_sizes, 0, TYPE_COUNT);
+		test_add_loop_halved(tc, test_histogram_sizes, TYPE_COUNT, 1);
 	ADD_TEST(tc, test_histogram_patterns);
 	ADD_TEST(tc, test_histogram_int_bounds);
 	if (test_wanted("test_histogram_local_widths"))

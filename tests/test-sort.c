@@ -479,13 +479,16 @@ main(void)
 	tcase_set_timeout(tc, quick ? 3000 : 600);
 	ADD_TEST(tc, test_sort_errors);
 	ADD_TEST(tc, test_sort_small);
+	/* Quick: keys on the odd types (unsigned and double), pairs on the
+	 * even ones (signed and float), narrow keys with 2- and 8-byte values;
+	 * test_sort_patterns sorts every key type both ways (uint values). */
 	if (test_wanted("test_sort_keys"))
-		tcase_add_loop_test(tc, test_sort_keys, 0, TYPE_COUNT);
+		test_add_loop_halved(tc, test_sort_keys, TYPE_COUNT, 1);
 	if (test_wanted("test_sort_pairs"))
-		tcase_add_loop_test(tc, test_sort_pairs, 0, CLWARP_TYPE_DOUBLE + 1);
+		test_add_loop_halved(tc, test_sort_pairs, CLWARP_TYPE_DOUBLE + 1, 0);
 	if (test_wanted("test_sort_narrow_pairs"))
-		tcase_add_loop_test(tc, test_sort_narrow_pairs, 0,
-				    (int)(sizeof(narrow_pairs) / sizeof(narrow_pairs[0])));
+		test_add_loop_halved(tc, test_sort_narrow_pairs,
+				     (int)(sizeof(narrow_pairs) / sizeof(narrow_pairs[0])), 1);
 	ADD_TEST(tc, test_sort_patterns);
 	ADD_TEST(tc, test_sort_bit_range);
 	ADD_TEST(tc, test_sort_narrow_bit_range);

@@ -261,6 +261,22 @@ test_wanted(const char *name)
 			tcase_add_test(tc, t); \
 	} while (0)
 
+/*
+ * A loop test over the entries [0, count) of a list (types, cases). Quick
+ * runs (the default setup) take every other entry from @p phase (0 or 1),
+ * so that two tests looped over one list of types split it between them
+ * and still cover it together; full runs take every entry. Each entry of
+ * these lists is a build of its own, most of a quick run's time on PoCL
+ * (docs/testing.md, "What quick reduces").
+ */
+static inline void
+test_add_loop_halved(TCase *tc, const TTest *test, int count, int phase)
+{
+	for (int i = 0; i < count; i++)
+		if (!test_quick() || i % 2 == phase)
+			tcase_add_loop_test(tc, test, i, i + 1);
+}
+
 static inline int
 test_main(Suite *s)
 {
