@@ -494,7 +494,7 @@ main(void)
 	ADD_TEST(tc, test_sort_narrow_bit_range);
 	ADD_TEST(tc, test_sort_events);
 	if (test_wanted("test_sort_local_widths"))
-		tcase_add_loop_test(tc, test_sort_local_widths, 0, 2);
+		test_add_loop_halved(tc, test_sort_local_widths, 2, 0);   /* quick: W = 8 */
 	if (test_wanted("test_sort_passes"))
 		tcase_add_loop_test(tc, test_sort_passes, 0, 2);
 	return test_main(s);
