@@ -81,8 +81,8 @@ START_TEST(test_reduce)
 	for (size_t ti = 0; ti < 6; ti++) {
 		clwarp_type t = all_types[ti];
 
-		/* Tiny: int, ulong, float and double (each kind and size). */
-		if (!type_supported(e, t) || (tiny && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG)))
+		/* Quick runs: int, ulong, float and double (each kind and size). */
+		if (!type_supported(e, t) || (quick && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_LONG)))
 			continue;
 		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
@@ -108,8 +108,8 @@ START_TEST(test_scan)
 	for (size_t ti = 0; ti < 6; ti++) {
 		clwarp_type t = all_types[ti];
 
-		/* Tiny: int, long, float and double (each kind and size). */
-		if (!type_supported(e, t) || (tiny && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_ULONG)))
+		/* Quick runs: int, long, float and double (each kind and size). */
+		if (!type_supported(e, t) || (quick && (t == CLWARP_TYPE_UINT || t == CLWARP_TYPE_ULONG)))
 			continue;
 		count = sizes_for(e, t, false, sizes);
 		for (size_t s = 0; s < count; s++) {
