@@ -471,6 +471,35 @@ env_int(const char *name, int fallback, int lo, int hi)
 	return x < lo ? lo : x > hi ? hi : x;
 }
 
+/* dir/name with `text`, replacing the file whole: a reader in another
+ * run sees the old file or the new one, never a partial one. A file that
+ * holds the text already is left alone, so that its time stamps (part of
+ * a build's key) do not change under another run. */
+static void
+write_whole(const char *dir, const char *name, const char *text)
+{
+	char tmp[4200], path[4200], old[1024];
+	size_t len = strlen(text), got = 0;
+	int fd;
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (len < sizeof(old) && (f = fopen(path, "r"))) {
+		got = fread(old, 1, sizeof(old), f);
+		fclose(f);
+		if (got == len && memcmp(old, text, len) == 0)
+			return;
+	}
+	fd = mkstemp(tmp);
+	ck_assert_msg(fd >= 0, "cannot write %s: %s", tmp, strerror(errno));
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_msg(rename(tmp, path) == 0, "cannot rename %s: %s", tmp, strerror(errno));
+}
+
 void
 threads_case_setup(struct threads_case *c)
 {
@@ -484,18 +513,22 @@ threads_case_setup(struct threads_case *c)
 	/* Under meson test the include folder's path is the same in every case
 	 * and run: PoCL's cache keys on the preprocessed source, whose line
 	 * markers name the headers, so a fresh folder makes each -I build a
-	 * full compile (3-4 s, not 0.2 s). The disk cache folder is fresh. */
-	if (getenv("CLWARP_TEST_TMPDIR") && *getenv("CLWARP_TEST_TMPDIR"))
+	 * full compile (3-4 s, not 0.2 s). The disk cache folder is fresh.
+	 * Runs side by side (meson test --repeat, other cases) share it: its
+	 * files are replaced whole (rename), never removed, and hold the same
+	 * text in every run. */
+	c->inc_shared = getenv("CLWARP_TEST_TMPDIR") && *getenv("CLWARP_TEST_TMPDIR");
+	if (c->inc_shared)
 		snprintf(c->inc, sizeof(c->inc), "%s/threads-inc", getenv("CLWARP_TEST_TMPDIR"));
 	else
 		snprintf(c->inc, sizeof(c->inc), "%s/inc", c->dir);
 	mkdir(c->inc, 0700);
-	free(test_write_file(c->inc, "common.h", common_h));
-	free(test_write_file(c->inc, "shared.cl", shared_file));
+	write_whole(c->inc, "common.h", common_h);
+	write_whole(c->inc, "shared.cl", shared_file);
 	for (int i = 0; i < c->threads; i++) {
 		snprintf(name, sizeof(name), "t%d.cl", i);
 		snprintf(text, sizeof(text), own_file_fmt, i);
-		free(test_write_file(c->inc, name, text));
+		write_whole(c->inc, name, text);
 	}
 	/* A fresh disk cache, where a first engine leaves two programs. */
 	snprintf(path, sizeof(path), "%s/cache", c->dir);
@@ -519,7 +552,8 @@ void
 threads_case_teardown(struct threads_case *c)
 {
 	clwarp_engine_free(c->engine);
-	test_rmtree(c->inc);
+	if (!c->inc_shared)
+		test_rmtree(c->inc);
 	test_rmtree(c->dir);
 	free(c->dir);
 	free(c->cache);

@@ -50,6 +50,7 @@ struct worker {
 struct threads_case {
 	int threads, rounds;
 	char *dir, *cache, inc[2048];
+	bool inc_shared;            /* inc is the fixed folder of every run (CLWARP_TEST_TMPDIR) */
 	clwarp_engine *engine;
 };
 
