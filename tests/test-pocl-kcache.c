@@ -1,12 +1,11 @@
 /* Tests for the PoCL kernel cache rule (src/pocl_kcache.h): which devices
- * and which POCL_KERNEL_CACHE values make the engine leave binaries out. */
+ * and which POCL_KERNEL_CACHE values make the engine store a binary only
+ * once a second process builds the program. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include <check.h>
-#include <stdlib.h>
-
 #include "pocl_kcache.h"
+#include "testutil.h"
 
 static clwarp_device_info
 device(const char *platform, cl_device_type type)
@@ -58,17 +57,10 @@ END_TEST
 int
 main(void)
 {
-	Suite *s = suite_create("pocl-kcache");
-	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
+	TCase *tc;
+	Suite *s = test_suite_with_timeout("pocl-kcache", &tc);
 
-	tcase_add_test(tc, test_which_devices);
-	tcase_add_test(tc, test_environment);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	ADD_TEST(tc, test_which_devices);
+	ADD_TEST(tc, test_environment);
+	return test_main(s);
 }
