@@ -38,14 +38,18 @@ struct algo_tuning {
 	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */
 	/* nv, launches of at least 500 work-groups: the look-back warp sleeps
 	 * *_wait ns before its first poll and *_poll ns after each poll that
-	 * finds a tile not ready (0: it spins), for compaction and for
-	 * partition (CUB's delays; common.cl, ALGO_NAP). */
+	 * finds a tile not ready (0: it spins), for compaction, partition,
+	 * runs, scan and unique (CUB's delays; common.cl, ALGO_NAP). */
 	unsigned select_wait;
 	unsigned select_poll;
 	unsigned partition_wait;
 	unsigned partition_poll;
-	unsigned runs_wait;        /* the same for run-length encode and reduce by key */
+	unsigned runs_wait;        /* the same for run-length encode and reduce by key, */
 	unsigned runs_poll;
+	unsigned scan_wait;        /* scan, */
+	unsigned scan_poll;
+	unsigned unique_wait;      /* and unique */
+	unsigned unique_poll;
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
 	unsigned sort_pairs_items; /* sort_items for pairs (0: 24 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 20 on nv, sort_items elsewhere) */

@@ -53,6 +53,14 @@ static const struct algo_tuning default_tuning = {
 	 * (docs/performance-hist-rle.md, session 12). */
 	.runs_wait = 0,
 	.runs_poll = 0,
+	/* Scan: CUB's delays for float sums on sm_90 (1140 ns, 688 ns) made
+	 * float and int scans 1.07-1.17x as fast at 2^22-2^28 on the H100;
+	 * unique: the first nap alone, 1.14-1.25x at 2^24-2^28
+	 * (docs/performance.md, "Look-back naps for scan and unique"). */
+	.scan_wait = 1140,
+	.scan_poll = 688,
+	.unique_wait = 1150,
+	.unique_poll = 0,
 	.sort_lookback = SORT_LOOKBACK_AUTO,
 	.sort_pairs_items = 0,
 	.sort_wide_items = 0,
@@ -102,6 +110,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
 		{ "runs_wait", offsetof(struct algo_tuning, runs_wait), 0, 100000, false },
 		{ "runs_poll", offsetof(struct algo_tuning, runs_poll), 0, 100000, false },
+		{ "scan_wait", offsetof(struct algo_tuning, scan_wait), 0, 100000, false },
+		{ "scan_poll", offsetof(struct algo_tuning, scan_poll), 0, 100000, false },
+		{ "unique_wait", offsetof(struct algo_tuning, unique_wait), 0, 100000, false },
+		{ "unique_poll", offsetof(struct algo_tuning, unique_poll), 0, 100000, false },
 		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
 		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
 		{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
@@ -127,7 +139,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, small_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, small_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -431,6 +443,32 @@ static const char *const kernel_bodies[] = {
 };
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
+/* The look-back naps of a kind on nv, in ns (0: none): before the first
+ * poll, and after each poll that finds a predecessor not ready. */
+static void
+lookback_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wait, unsigned *poll)
+{
+	switch (kind) {
+	case ALGO_SCAN:
+		*wait = t->scan_wait, *poll = t->scan_poll;
+		break;
+	case ALGO_COMPACT:
+		*wait = t->select_wait, *poll = t->select_poll;
+		break;
+	case ALGO_PARTITION:
+		*wait = t->partition_wait, *poll = t->partition_poll;
+		break;
+	case ALGO_UNIQUE:
+		*wait = t->unique_wait, *poll = t->unique_poll;
+		break;
+	case ALGO_RUNS:
+		*wait = t->runs_wait, *poll = t->runs_poll;
+		break;
+	default:
+		*wait = *poll = 0;
+	}
+}
+
 static void
 variant_source(const struct algo_variant *v, const struct backend_config *config,
 	       const struct algo_tuning *tuning, struct strbuf *out)
@@ -464,12 +502,10 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	if (v->small)
 		strbuf_puts(out, "#define ALGO_SMALL 1\n");
 
-	if (config->backend == CLWARP_BACKEND_NV &&
-	    (v->kind == ALGO_COMPACT || v->kind == ALGO_PARTITION || v->kind == ALGO_RUNS)) {
-		bool part = v->kind == ALGO_PARTITION, runs = v->kind == ALGO_RUNS;
-		unsigned wait = runs ? tuning->runs_wait : part ? tuning->partition_wait : tuning->select_wait;
-		unsigned poll = runs ? tuning->runs_poll : part ? tuning->partition_poll : tuning->select_poll;
+	if (config->backend == CLWARP_BACKEND_NV) {
+		unsigned wait, poll;
 
+		lookback_naps(tuning, v->kind, &wait, &poll);
 		if (wait)
 			strbuf_printf(out, "#define ALGO_LOOKBACK_WAIT %u\n", wait);
 		if (poll)

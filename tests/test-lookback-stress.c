@@ -31,7 +31,9 @@
  *   CLWARP_STRESS_NAPS=1  where CLWARP_ALGO_TUNING is unset, set it to the
  *                         nv naps "runs_wait=1150,runs_poll=76,select_wait=
  *                         1150,select_poll=76,partition_wait=1150,
- *                         partition_poll=76" (they compile in on nv only)
+ *                         partition_poll=76,scan_wait=1150,scan_poll=76,
+ *                         unique_wait=1150,unique_poll=76" (they compile
+ *                         in on nv only)
  * Call k draws everything from its own seed, mix(seed, k), so one failing
  * call replays alone with CLWARP_STRESS_SEED, CLWARP_STRESS_FIRST=k and
  * CLWARP_STRESS_CALLS=k+1.
@@ -506,7 +508,8 @@ START_TEST(test_lookback_stress)
 	if (getenv("CLWARP_STRESS_NAPS") && strcmp(getenv("CLWARP_STRESS_NAPS"), "1") == 0)
 		setenv("CLWARP_ALGO_TUNING",
 		       "runs_wait=1150,runs_poll=76,select_wait=1150,select_poll=76,"
-		       "partition_wait=1150,partition_poll=76", 0);
+		       "partition_wait=1150,partition_poll=76,scan_wait=1150,scan_poll=76,"
+		       "unique_wait=1150,unique_poll=76", 0);
 	tuning = getenv("CLWARP_ALGO_TUNING");
 	ck_assert_msg(max_n >= 1 && max_n < ((size_t)1 << 31), "CLWARP_STRESS_MAX_N: 1 to 2^31 - 1");
 	c.seed = env_number("CLWARP_STRESS_SEED", 20261126);
