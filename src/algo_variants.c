@@ -44,15 +44,15 @@ static const struct algo_tuning default_tuning = {
 	.select_poll = 76,
 	.partition_wait = 450,
 	.partition_poll = 350,
-	/* Run-length encode and reduce by key: no naps. The same delays as
-	 * compaction made them 1.03-1.16x as fast at 2^24-2^28 on the H100
-	 * (bench/results/h100-rle-4/session11-main), but with either nap
-	 * compiled in, NVIDIA's build of run-length encode gave wrong run
-	 * lengths for float keys with uint values at n = 1000 (one tile, so
-	 * no nap was even taken), every time; with both at 0 test-runs passes
-	 * (docs/performance-hist-rle.md, session 12). */
-	.runs_wait = 0,
-	.runs_poll = 0,
+	/* Run-length encode and reduce by key: compaction's delays, in
+	 * launches of RUNS_NAP_GROUPS work-groups or more. On an H100 they
+	 * made reduce by key 1.08-1.14x and run-length encode 1.01-1.12x as
+	 * fast at 2^24-2^28 and cost 5-20 % at 2^22, 512 tiles
+	 * (docs/performance-hist-rle.md, "Run-length encode and reduce by
+	 * key: the naps on"). The wrong NVIDIA build they once gave is worked
+	 * around in runs.cl (docs/lookback-naps.md). */
+	.runs_wait = 1150,
+	.runs_poll = 76,
 	/* Scan: CUB's delays for float sums on sm_90 (1140 ns, 688 ns) made
 	 * float and int scans 1.07-1.17x as fast at 2^22-2^28 on the H100;
 	 * unique: the first nap alone, 1.14-1.25x at 2^24-2^28
@@ -443,6 +443,10 @@ static const char *const kernel_bodies[] = {
 };
 
 /* The program text of a variant: its defines, common.cl, then the kernels' file. */
+/* Runs nap from this many tiles (n >= 2^24 for 4-byte keys at nv's
+ * tile of 8192); the other kinds from 500 (common.cl, ALGO_NAP_GROUPS). */
+#define RUNS_NAP_GROUPS 2048
+
 /* The look-back naps of a kind on nv, in ns (0: none): before the first
  * poll, and after each poll that finds a predecessor not ready. */
 static void
@@ -510,6 +514,8 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 			strbuf_printf(out, "#define ALGO_LOOKBACK_WAIT %u\n", wait);
 		if (poll)
 			strbuf_printf(out, "#define ALGO_LOOKBACK_POLL %u\n", poll);
+		if ((wait || poll) && v->kind == ALGO_RUNS)
+			strbuf_printf(out, "#define ALGO_NAP_GROUPS %u\n", RUNS_NAP_GROUPS);
 	}
 	algo_kind_defines(v, out);
 	file = kernel_files[v->kind];

@@ -374,12 +374,16 @@ CLWARP_INLINE uint algo_opaque(uint x)
  * predecessors have published by then, and ALGO_LOOKBACK_POLL ns after
  * each poll that finds a tile not ready, instead of hammering the tile
  * words in L2 while other work-groups stream their tiles. Only in launches
- * of at least 500 work-groups (CUB's threshold): in smaller ones the nap
- * would only add latency. On the H100 the wait alone made compaction of
+ * of at least ALGO_NAP_GROUPS work-groups (500, CUB's threshold; the
+ * library sets 2048 for runs): in smaller ones the nap would only add
+ * latency. On the H100 the wait alone made compaction of
  * 2^25-2^28 floats 1.14-1.25x as fast; the poll nap alone changed it by
  * -5 to +4 %. Scans gained 1.07-1.17x and unique 1.14-1.25x at 2^22-2^28.
  */
-#define ALGO_NAP(ns) do { if (get_num_groups(0) >= 500) ALGO_SLEEP(ns); } while (0)
+#ifndef ALGO_NAP_GROUPS
+#define ALGO_NAP_GROUPS 500
+#endif
+#define ALGO_NAP(ns) do { if (get_num_groups(0) >= ALGO_NAP_GROUPS) ALGO_SLEEP(ns); } while (0)
 #if defined(ALGO_SLEEP) && defined(ALGO_LOOKBACK_POLL)
 #define LOOKBACK_POLL_DELAY() ALGO_NAP(ALGO_LOOKBACK_POLL)
 #else
