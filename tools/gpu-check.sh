@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The GPU check: everything libclwarp promises, on the GPU machine (NVIDIA's
-# OpenCL and its PoCL), in one command, under 8 minutes on an H100:
+# OpenCL and its PoCL), in one command: 7.5 minutes on the H200 machines,
+# 10-11 on the H100 ones (2026-11-27; where one call may not run that
+# long, run the parts in two calls with CLWARP_GPU_CHECK_PARTS, `local`
+# in the second: docs/gpu-status.md):
 #
 #   source .device/opencl-env.sh && bash tools/gpu-check.sh
 #
