@@ -15,7 +15,8 @@
 # --device, default gpu; DEVICE=cpu MAX=16M tries the script without a GPU).
 # Writes to OUTDIR (default bench-out/copy): copy-clwarp.{txt,tsv},
 # copy-cuda.{txt,tsv}, copy.csv (one line per direction and size: every
-# path's GB/s and the ratios), copy-table.txt, group-staged.txt and
+# path's GB/s and the ratios), copy-table.txt, copies.svg (the plot,
+# bench/plot-copies.py), group-staged.txt and
 # group-direct.txt, sweep.txt. About 2 minutes on an H100 with a cold build.
 set -euo pipefail
 
@@ -96,6 +97,8 @@ awk -F'\t' -v csv="$OUT/copy.csv" '
 		}
 	}' "$OUT/copy-clwarp.tsv" "$OUT/copy-cuda.tsv" | tee "$OUT/copy-table.txt"
 echo "CSV: $OUT/copy.csv"
+python3 bench/plot-copies.py -o "$OUT/copies.svg" "$OUT/copy-clwarp.tsv" "$OUT/copy-cuda.tsv" &&
+	echo "plot: $OUT/copies.svg"
 
 if [ -n "$SWEEP" ]; then
 	step "staging settings, 16 MiB to 256 MiB (staged GB/s; default = the table above)"
