@@ -46,7 +46,7 @@ static const struct algo_tuning default_tuning = {
 	.partition_poll = 350,
 	/* Run-length encode and reduce by key: compaction's delays, in
 	 * launches of RUNS_NAP_GROUPS work-groups or more. On an H100 they
-	 * made reduce by key 1.08-1.14x and run-length encode 1.01-1.12x as
+	 * made reduce by key 1.00-1.15x and run-length encode up to 1.14x as
 	 * fast at 2^24-2^28 and cost 5-20 % at 2^22, 512 tiles
 	 * (docs/performance-hist-rle.md, "Run-length encode and reduce by
 	 * key: the naps on"). The wrong NVIDIA build they once gave is worked
