@@ -378,7 +378,8 @@ CLWARP_INLINE uint algo_opaque(uint x)
  * library sets 2048 for runs): in smaller ones the nap would only add
  * latency. On the H100 the wait alone made compaction of
  * 2^25-2^28 floats 1.14-1.25x as fast; the poll nap alone changed it by
- * -5 to +4 %. Scans gained 1.07-1.17x and unique 1.14-1.25x at 2^22-2^28.
+ * -5 to +4 %. Scans gained 1.08-1.17x at 2^22-2^28, unique 1.16-1.25x at
+ * 2^26-2^28.
  */
 #ifndef ALGO_NAP_GROUPS
 #define ALGO_NAP_GROUPS 500
