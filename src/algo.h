@@ -250,6 +250,12 @@ clwarp_status algo_select_call(const char *fn, enum algo_kind kind, clwarp_engin
 			       clwarp_type type, const char *predicate, cl_mem in, size_t n,
 			       cl_mem out, cl_mem count, const char *count_name, cl_event *event);
 
+/* src/algo_tuning.c */
+clwarp_status algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t);
+void algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wait, unsigned *poll,
+		      unsigned *nap_groups);
+unsigned algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v);
+
 /* src/algo_variants.c; callers hold engine->algorithms_lock. */
 clwarp_status algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 			     struct algorithms **out);
