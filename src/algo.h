@@ -54,6 +54,8 @@ struct algo_tuning {
 	unsigned sort_pairs_items; /* sort_items for pairs (0: 24 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 20 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: the compiler's choice) */
+	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
+	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */
 	/* Small n in one launch of one work-group, no atomics, no look-back
 	 * (reduce, scan, compact, partition, unique): up to small_n 4-byte
 	 * elements (the same bytes of other types; 0: never), work-groups of

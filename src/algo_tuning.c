@@ -63,6 +63,16 @@ static const struct algo_tuning default_tuning = {
 	.sort_pairs_items = 0,
 	.sort_wide_items = 0,
 	.sort_regs = 0,
+	/* Compaction and unique on nv: 64 registers (80 without a cap; 4
+	 * work-groups of 256 an SM instead of 3) made compaction 1.02-1.15x and
+	 * unique 1.03-1.14x as fast at 2^24-2^28 on an H200, for 36 bytes of
+	 * spills; sparse compaction at 2^20-2^22 lost up to 19 % in one of two
+	 * rounds.
+	 * Partition (126 registers) lost 5-35 % with 64 or 80, and reduce by
+	 * key (108) 8-22 % at 2^22 with 80, though 1.07-1.13x from 2^26
+	 * (docs/performance-select.md, "Register caps"). */
+	.select_regs = 64,
+	.runs_regs = 0,
 	.small_n = SMALL_AUTO,
 	.small_wg = SMALL_AUTO,
 	.small_vectors = SMALL_AUTO,
@@ -116,6 +126,8 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
 		/* Registers per work-item of the sort kernels on nv (0: no cap). */
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
+		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
+		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
 		/* The one-work-group path: 4-byte elements at most (0: never). */
 		{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
 		{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
@@ -135,7 +147,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, small_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, small_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -251,8 +263,9 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups share an SM. 4-byte keys alone sort with 64 (room for 4
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
  * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
- * session 12). A small variant's one work-group must fit an SM's 65536
- * registers.
+ * session 12). Compaction and unique take select_regs, run-length encode
+ * and reduce by key runs_regs (default_tuning above). A small variant's
+ * one work-group must fit an SM's 65536 registers.
  */
 unsigned
 algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
@@ -264,6 +277,11 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 		if (t->sort_regs)
 			return t->sort_regs;
 		return algo_types[v->type].size == 4 && v->value_type < 0 ? 64 : 0;
+	case ALGO_COMPACT:
+	case ALGO_UNIQUE:
+		return t->select_regs;
+	case ALGO_RUNS:
+		return t->runs_regs;
 	default:
 		return 0;
 	}

@@ -182,8 +182,8 @@ END_TEST
 
 /*
  * CLWARP_ALGO_TUNING: each bad value is named; another shape gives the same
- * results (narrow work-groups, an odd vector count, and the split
- * look-back for 4-byte values too). Check forks each test, so the variable
+ * results (narrow work-groups, an odd vector count, the split look-back
+ * for 4-byte values too, and on nv compaction without its register cap). Check forks each test, so the variable
  * stays in this test's process.
  */
 START_TEST(test_tuning)
@@ -195,6 +195,7 @@ START_TEST(test_tuning)
 		{ "scan_vectors=9", "scan_vectors must be a whole number from 1 to 8" },
 		{ "reduce_groups=0", "reduce_groups must be a whole number from 1 to 64" },
 		{ "select_wait=100001", "select_wait must be a whole number from 0 to 100000" },
+		{ "select_regs=256", "select_regs must be a whole number from 0 to 255" },
 		{ "small_n=268435457", "small_n must be a whole number from 0 to 268435456" },
 		{ "small_wg=100", "small_wg must be a power of two from 1 to 1024" },
 		{ "small_vectors=0", "small_vectors must be a whole number from 1 to 8" },
@@ -217,7 +218,7 @@ START_TEST(test_tuning)
 	}
 
 	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
-				"wg=64,scan_wg=64,scan_vectors=3,select_wg=32,select_vectors=5,reduce_groups=2,reduce_unroll=3,packed_lookback=0",
+				"wg=64,scan_wg=64,scan_vectors=3,select_wg=32,select_vectors=5,reduce_groups=2,reduce_unroll=3,packed_lookback=0,select_regs=0",
 				1), 0);
 	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 	if (warp_of(e) <= 32) {
