@@ -71,8 +71,8 @@ step_test() {
 	# CLWARP_TEST_REQUIRE_ALL: CI can give the torture test its mount
 	# namespace and the group tests their two devices, so a skip fails here.
 	# First the README's command as a newcomer runs it after the build: the
-	# default test setup 'quick' (tests/meson.build), every suite at the
-	# reduced sizes, the torture test 30 s of rounds. Its time is printed
+	# default test setup 'quick' (tests/meson.build), every suite but the
+	# two stress suites at the reduced sizes. Its time is printed
 	# (the target: under 6 minutes on 2 cores, docs/testing.md; the test
 	# cache folder here may be warmer than a newcomer's).
 	# A failure in one run still lets the others run.
