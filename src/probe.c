@@ -436,7 +436,7 @@ probe_native_width(clwarp_engine *e, bool cl_std_30, unsigned *width, char *why,
 	*width = 0;
 	program = clCreateProgramWithSource(e->context, 1, &text, NULL, &err);
 	if (err == CL_SUCCESS)
-		err = clBuildProgram(program, 1, &e->device, options, NULL, NULL);
+		err = program_cl_build(e, program, options);
 	if (err == CL_SUCCESS)
 		kernel = clCreateKernel(program, "clwarp_native_width", &err);
 	if (err != CL_SUCCESS) {

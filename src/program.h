@@ -34,6 +34,10 @@ clwarp_status program_build_flags(clwarp_engine *engine, const char *text, const
 				  struct file_stamps *stamps, clwarp_program **program,
 				  clwarp_build_info *info);
 
+/* clBuildProgram for the engine's device, built again where it failed
+ * with no diagnostic in its log (a PoCL race, program.c). */
+cl_int program_cl_build(clwarp_engine *engine, cl_program program, const char *options);
+
 /* Release every program of the engine (at engine teardown). */
 void program_free_all(clwarp_engine *engine);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 
 #include "diskcache.h"
 #include "pocl_kcache.h"
@@ -64,6 +65,70 @@ child_main(char **argv)
 	source = info.source;
 	clwarp_build_info_clear(&info);
 	return CHILD_EXIT_BASE + (int)source;
+}
+
+/*
+ * test-cache --builds COUNT READY START: make an engine, write a byte to
+ * fd READY, wait for fd START to close (so that every process starts its
+ * builds at once), then build COUNT small programs from source (no disk
+ * cache), run each and check it; exit 0, or 1 with a message.
+ */
+static int
+builds_main(char **argv)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	int count = atoi(argv[2]), ready = atoi(argv[3]), start = atoi(argv[4]);
+	char byte = 0;
+
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
+	if (clwarp_engine_new(&o, &e) != CLWARP_OK) {
+		fprintf(stderr, "builds: %s\n", clwarp_last_error());
+		return 1;
+	}
+	if (write(ready, &byte, 1) != 1)
+		return 1;
+	close(ready);
+	while (read(start, &byte, 1) > 0)
+		;
+	for (int b = 0; b < count; b++) {
+		char text[256];
+		clwarp_program *p = NULL;
+		clwarp_kernel *k = NULL;
+		cl_mem bin = NULL, bout = NULL;
+		int in[64], out[64];
+		size_t n = 64;
+
+		snprintf(text, sizeof(text),
+			 "kernel void scale(global const int *in, global int *out)\n"
+			 "{ size_t i = get_global_id(0); out[i] = in[i] * %d; }\n", b + 2);
+		for (int i = 0; i < 64; i++)
+			in[i] = i - 20;
+		if (clwarp_program_build_source(e, text, "scale.cl", NULL, &p, NULL) != CLWARP_OK ||
+		    clwarp_program_kernel(p, "scale", &k) != CLWARP_OK ||
+		    clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin) != CLWARP_OK ||
+		    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout) != CLWARP_OK ||
+		    clwarp_kernel_set_arg_buffer(k, 0, bin) != CLWARP_OK ||
+		    clwarp_kernel_set_arg_buffer(k, 1, bout) != CLWARP_OK ||
+		    clwarp_kernel_launch(k, 1, &n, NULL, NULL) != CLWARP_OK ||
+		    clwarp_buffer_read(e, bout, 0, sizeof(out), out) != CLWARP_OK) {
+			fprintf(stderr, "builds: program %d: %s\n", b, clwarp_last_error());
+			return 1;
+		}
+		for (int i = 0; i < 64; i++) {
+			if (out[i] != in[i] * (b + 2)) {
+				fprintf(stderr, "builds: program %d: out[%d] = %d, expected %d\n", b, i,
+					out[i], in[i] * (b + 2));
+				return 1;
+			}
+		}
+		clReleaseMemObject(bin);
+		clReleaseMemObject(bout);
+		clwarp_kernel_free(k);
+	}
+	clwarp_engine_free(e);
+	return 0;
 }
 
 struct fixture {
@@ -437,6 +502,61 @@ START_TEST(test_concurrent_writers)
 }
 END_TEST
 
+/*
+ * Processes building the same programs at once into an empty PoCL kernel
+ * cache: PoCL 3.1 then fails a build now and then with no diagnostic
+ * (docs/pocl-kcache-race/), which the engine builds again. Six processes
+ * of ten programs each (thirty at the full sizes).
+ */
+START_TEST(test_concurrent_first_builds)
+{
+	enum { PROCESSES = 6 };
+	char *dir = test_tmpdir(), pocl_cache[4200], ready_fd[16], start_fd[16];
+	char *argv[] = { "test-cache", "--builds", test_quick() ? "10" : "30", ready_fd, start_fd,
+			 NULL };
+	pid_t pids[PROCESSES];
+	int ready[2], start[2];
+	char byte;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(start), 0);
+	snprintf(ready_fd, sizeof(ready_fd), "%d", ready[1]);
+	snprintf(start_fd, sizeof(start_fd), "%d", start[0]);
+	snprintf(pocl_cache, sizeof(pocl_cache), "%s/pocl", dir);
+	ck_assert_int_eq(mkdir(pocl_cache, 0700), 0);
+	ck_assert_int_eq(setenv("POCL_CACHE_DIR", pocl_cache, 1), 0);
+	for (int i = 0; i < PROCESSES; i++) {
+		pids[i] = fork();
+		ck_assert_int_ge(pids[i], 0);
+		if (pids[i] == 0) {
+			close(ready[0]);
+			close(start[1]);
+			execv("/proc/self/exe", argv);
+			_exit(127);
+		}
+	}
+	/* They build once all have made their engines (probes included): the
+	 * same programs at the same time. Each closes its end of `ready` once
+	 * ready, or by exiting. */
+	close(ready[1]);
+	close(start[0]);
+	for (int i = 0; i < PROCESSES && read(ready[0], &byte, 1) == 1; i++)
+		;
+	close(start[1]);
+	close(ready[0]);
+	for (int i = 0; i < PROCESSES; i++) {
+		int status;
+
+		ck_assert_int_eq(waitpid(pids[i], &status, 0), pids[i]);
+		ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+			      "process %d of %d failed (status %d)", i, PROCESSES, status);
+	}
+	unsetenv("POCL_CACHE_DIR");
+	test_rmtree(dir);
+	free(dir);
+}
+END_TEST
+
 START_TEST(test_disk_cache_off)
 {
 	struct fixture f;
@@ -608,6 +728,8 @@ main(int argc, char **argv)
 		test_store_binaries_on_pocl();
 	if (argc == 6 && strcmp(argv[1], "--child") == 0)
 		return child_main(argv);
+	if (argc == 5 && strcmp(argv[1], "--builds") == 0)
+		return builds_main(argv);
 	s = test_suite_with_timeout("cache", &tc);
 	tcase_add_test(tc, test_memory_hit);
 	tcase_add_test(tc, test_disk_hit_from_second_process);
@@ -618,6 +740,7 @@ main(int argc, char **argv)
 	tcase_add_test(tc, test_truncated_entry_is_rebuilt);
 	tcase_add_test(tc, test_driver_rejected_binary_is_rebuilt);
 	tcase_add_test(tc, test_concurrent_writers);
+	tcase_add_test(tc, test_concurrent_first_builds);
 	tcase_add_test(tc, test_disk_cache_off);
 	tcase_add_test(tc, test_unwritable_cache_folder);
 	tcase_add_test(tc, test_size_bound_evicts_oldest);
