@@ -56,6 +56,8 @@ struct algo_tuning {
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: the compiler's choice) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
 	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */
+	unsigned by_key_regs;      /* nv, reduce by key from by_key_regs_n elements: the same, */
+	unsigned by_key_regs_n;    /* where it wins; below, runs_regs (0: never) */
 	/* Small n in one launch of one work-group, no atomics, no look-back
 	 * (reduce, scan, compact, partition, unique): up to small_n 4-byte
 	 * elements (the same bytes of other types; 0: never), work-groups of
@@ -117,6 +119,7 @@ struct algo_variant {
 	unsigned local_bins;   /* histogram: HIST_LOCAL_BINS, bins counted in local memory */
 	bool sort_wait_free;   /* sort: SORT_WAIT_FREE passes (algorithms.sort_wait_free) */
 	bool small;            /* the one-work-group kernels (ALGO_SMALL) */
+	bool large;            /* reduce by key from by_key_regs_n elements (by_key_regs) */
 	clwarp_kernel *kernels[ALGO_KERNELS];
 	/* The value each argument holds now, where it may be left as it is:
 	 * scalars, and the engine's temporaries while temps_gen is memo_gen
@@ -265,9 +268,7 @@ clwarp_status algo_temp_reserve(clwarp_engine *engine, cl_mem *buf, size_t *have
 clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 			       const struct backend_config *config, enum algo_kind kind,
 			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
-			       int value_type, bool small, struct algo_variant **out);
-/* Does a call of `kind` on n elements of `type` take the one-work-group path? */
-bool algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n);
+			       int value_type, size_t n, struct algo_variant **out);
 
 /* src/algo_kinds.c: what differs by kind (shapes, defines). */
 struct strbuf;

@@ -34,7 +34,7 @@ algo_call_begin(struct algo_call *c, const char *fn, clwarp_engine *engine, enum
 	status = algo_state_get(engine, c->config, &c->a);
 	if (status == CLWARP_OK)
 		status = algo_variant_get(fn, engine, c->a, c->config, kind, type, op, inclusive, predicate,
-					  value_type, algo_small_fits(c->a, kind, type, n), &c->v);
+					  value_type, n, &c->v);
 	return status;
 }
 

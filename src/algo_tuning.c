@@ -73,6 +73,14 @@ static const struct algo_tuning default_tuning = {
 	 * (docs/performance-select.md, "Register caps"). */
 	.select_regs = 64,
 	.runs_regs = 0,
+	/* Reduce by key on nv from 2^25 elements: 80 registers (108 without a
+	 * cap; 3 work-groups of 256 an SM instead of 2) made it 1.07-1.13x as
+	 * fast at 2^26-2^28 with runs of 4 and 64 on an H200 (runs of 1: no
+	 * change), and cost 8-22 % at 2^22, where the launch has too few
+	 * work-groups to fill the SMs either way (docs/performance-hist-rle.md,
+	 * "Unique and reduce by key: register caps"). */
+	.by_key_regs = 80,
+	.by_key_regs_n = 1u << 25,
 	.small_n = SMALL_AUTO,
 	.small_wg = SMALL_AUTO,
 	.small_vectors = SMALL_AUTO,
@@ -128,6 +136,8 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
 		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
+		{ "by_key_regs", offsetof(struct algo_tuning, by_key_regs), 0, 255, false },
+		{ "by_key_regs_n", offsetof(struct algo_tuning, by_key_regs_n), 0, 1u << 31, false },
 		/* The one-work-group path: 4-byte elements at most (0: never). */
 		{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
 		{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
@@ -147,7 +157,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, small_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, by_key_regs, by_key_regs_n, small_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -264,7 +274,8 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
  * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
  * session 12). Compaction and unique take select_regs, run-length encode
- * and reduce by key runs_regs (default_tuning above). A small variant's
+ * and reduce by key runs_regs, and reduce by key on large inputs
+ * by_key_regs (default_tuning above). A small variant's
  * one work-group must fit an SM's 65536 registers.
  */
 unsigned
@@ -281,7 +292,7 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 	case ALGO_UNIQUE:
 		return t->select_regs;
 	case ALGO_RUNS:
-		return t->runs_regs;
+		return v->large ? t->by_key_regs : t->runs_regs;
 	default:
 		return 0;
 	}

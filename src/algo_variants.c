@@ -32,8 +32,8 @@ fit_work_group(const clwarp_engine *engine, const struct backend_config *config,
 
 /* Small enough for one work-group: the kinds with a *_small kernel (or,
  * for reduce, a one-work-group launch), up to small_n * 4 bytes. */
-bool
-algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
+static bool
+small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
 {
 	size_t size = algo_types[type].size;  /* the callers checked the type */
 
@@ -41,6 +41,17 @@ algo_small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type typ
 	    kind != ALGO_PARTITION && kind != ALGO_UNIQUE)
 		return false;
 	return size && a->tuning.small_n && n <= (size_t)a->tuning.small_n * 4 / size;
+}
+
+/* Reduce by key on nv from by_key_regs_n elements: its kernels built with
+ * by_key_regs registers, so that more work-groups share an SM where the
+ * launch has enough of them (algo_tuning_regs). */
+static bool
+large_fits(const struct algorithms *a, const struct backend_config *config, enum algo_kind kind,
+	   int value_type, size_t n)
+{
+	return kind == ALGO_RUNS && value_type >= 0 && config->backend == CLWARP_BACKEND_NV &&
+	       a->tuning.by_key_regs && a->tuning.by_key_regs_n && n >= a->tuning.by_key_regs_n;
 }
 
 clwarp_status
@@ -369,15 +380,17 @@ variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	return CLWARP_OK;
 }
 
-/* The kernels of a variant, built once per engine (and cached like user
- * programs). A small variant whose kernel runs fewer work-items than
- * small_wg is built again for half as many. */
+/* The kernels of a variant for a call on n elements, built once per
+ * engine (and cached like user programs). A small variant whose kernel
+ * runs fewer work-items than small_wg is built again for half as many. */
 clwarp_status
 algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	    const struct backend_config *config, enum algo_kind kind, clwarp_type type,
-	    clwarp_op op, int inclusive, const char *predicate, int value_type, bool small,
+	    clwarp_op op, int inclusive, const char *predicate, int value_type, size_t n,
 	    struct algo_variant **out)
 {
+	bool small = small_fits(a, kind, type, n);
+	bool large = !small && large_fits(a, config, kind, value_type, n);
 	struct algo_variant *v;
 	clwarp_status status;
 	bool narrow;
@@ -385,7 +398,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	inclusive = inclusive ? 1 : 0;
 	for (v = a->variants; v; v = v->next) {
 		if (v->kind == kind && v->type == type && v->op == op && v->inclusive == inclusive &&
-		    v->value_type == value_type && v->small == small &&
+		    v->value_type == value_type && v->small == small && v->large == large &&
 		    (v->predicate ? streq(v->predicate, predicate) : !predicate)) {
 			*out = v;
 			return CLWARP_OK;
@@ -402,6 +415,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	v->inclusive = inclusive;
 	v->value_type = value_type;
 	v->small = small;
+	v->large = large;
 	status = algo_kind_shape(engine, a, config, v);
 	while (status == CLWARP_OK) {
 		status = variant_build(fn, engine, a, config, v, &narrow);

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "algo-testutil.h"
+#include "algo.h"
 #include "runs-reference.h"
 
 /* The reference (runs-reference.h) walks the keys left to right and folds
@@ -452,6 +453,58 @@ START_TEST(test_runs_local_widths)
 }
 END_TEST
 
+/* Reduce by key's kernels built for the engine, as 1 (below by_key_regs_n)
+ * | 2 (from it). */
+static unsigned
+by_key_paths(clwarp_engine *e, const struct runs_case *rc)
+{
+	unsigned paths = 0;
+
+	for (struct algo_variant *v = e->algorithms ? e->algorithms->variants : NULL; v; v = v->next)
+		if (v->kind == ALGO_RUNS && v->type == rc->key && v->value_type == (int)rc->value &&
+		    v->op == rc->op)
+			paths |= v->large ? 2u : 1u;
+	return paths;
+}
+
+/* From by_key_regs_n elements reduce by key takes kernels of its own on
+ * nv, built with by_key_regs registers (algo_tuning_regs); elsewhere the
+ * same ones. Right on both sides of the threshold, here lowered to a few
+ * tiles; run-length encode at the same sizes keeps one set of kernels. */
+START_TEST(test_by_key_large)
+{
+	struct runs_case rc = { CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+	struct runs_case rle = { CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+	clwarp_backend backend;
+	clwarp_engine *e;
+	unsigned w;
+	size_t at;
+	char tuning[64];
+
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	at = 2 * tile_of(e, CALL_RBK, &rc) + 5;
+	clwarp_engine_free(e);
+	snprintf(tuning, sizeof(tuning), "by_key_regs=72,by_key_regs_n=%zu", at);
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", tuning, 1), 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	unsetenv("CLWARP_ALGO_TUNING");
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &w));
+	runs_tile = tile_of(e, CALL_RBK, &rc);
+	check_runs(e, CALL_RBK, &rc, at - 1, PATTERN_RUNS, 61);
+	ck_assert_uint_eq(by_key_paths(e, &rc), 1);
+	check_runs(e, CALL_RBK, &rc, at, PATTERN_RUNS, 62);
+	check_runs(e, CALL_RBK, &rc, 3 * at + 1, PATTERN_EQUAL, 63);
+	check_runs(e, CALL_RBK, &rc, 3 * at + 1, PATTERN_DISTINCT, 64);
+	ck_assert_uint_eq(by_key_paths(e, &rc), backend == CLWARP_BACKEND_NV ? 3 : 1);
+	check_runs(e, CALL_RLE, &rle, at - 1, PATTERN_RUNS, 65);
+	check_runs(e, CALL_RLE, &rle, at + 1, PATTERN_RUNS, 66);
+	for (struct algo_variant *v = e->algorithms->variants; v; v = v->next)
+		ck_assert_msg(!(v->kind == ALGO_RUNS && v->value_type < 0 && v->large),
+			      "run-length encode took reduce by key's large-input kernels");
+	clwarp_engine_free(e);
+}
+END_TEST
+
 START_TEST(test_runs_errors)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
@@ -556,5 +609,6 @@ main(void)
 	ADD_TEST(tc, test_runs_events);
 	if (test_wanted("test_runs_local_widths"))
 		test_add_loop_halved(tc, test_runs_local_widths, 2, 1);   /* quick: W = 64 */
+	ADD_TEST(tc, test_by_key_large);
 	return test_main(s);
 }
