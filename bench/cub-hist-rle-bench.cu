@@ -3,23 +3,30 @@
 // size: the CUDA counterpart of hist-rle-bench.c.
 // SPDX-License-Identifier: MIT
 //
-// Usage: cub-hist-rle-bench [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--tsv FILE]
+// Usage: cub-hist-rle-bench [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--batch K]
+//                           [--tsv FILE]
 //
 // The same data as hist-rle-bench (bench/bench-util.h, seed 42 + log2),
 // the same cases, timed with cudaEvents recorded on the stream around the
 // call; the temporary storage is allocated once per size, outside the
 // timing. Histograms count in unsigned int with the level type equal to
 // the sample type (uint or float), as clwarp_histogram does. Each result
-// is checked against the host. --only takes a comma-separated list of
-// cases. TSV rows: device backend op type n
-// median_ms gbps, backend "cub".
+// is checked against the host. Then, as cub-bench: the host wall time of
+// one blocking call (the call and cudaStreamSynchronize, median of R) and
+// back to back, K calls queued (--batch, default 32; fewer where they
+// would take over a second) and one cudaStreamSynchronize, wall time per
+// call, median of 5 rounds. --only takes a comma-separated list of cases.
+// TSV rows: device backend op type n median_ms gbps wall_ms timing
+// batch_ms, backend "cub", timing "cuda-event".
 #include <cub/cub.cuh>
 #include <cuda/std/functional>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "bench-util.h"
@@ -52,7 +59,16 @@ static void cub_call(const bench_hr_case &c, void *temp, size_t &temp_bytes, con
 							  (int)c.param + 1, 0.0f, 1.0f, n));
 }
 
-static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const char *device)
+constexpr int kBatchRounds = 5;
+
+static double now_s()
+{
+	timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void run(const bench_hr_case &c, int log2n, int reps, int batch, FILE *tsv, const char *device)
 {
 	size_t n = (size_t)1 << log2n;
 	std::vector<uint32_t> h(n);
@@ -137,10 +153,31 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 		exit(1);
 	}
 	double med = bench_median(t.data(), (int)t.size());
-	printf("%-11s %-6s %5d %12.4f %10.1f\n", c.op, c.type, log2n, med, (double)n * 4 / med * 1e-6);
+	// One blocking call: the call and cudaStreamSynchronize, host wall time.
+	for (int i = 0; i < r; i++) {
+		double t0 = now_s();
+		cub_call(c, temp, temp_bytes, in, vals, out, counts, num, (int)n);
+		CHECK(cudaStreamSynchronize(0));
+		t[i] = (now_s() - t0) * 1e3;
+	}
+	double wall = bench_median(t.data(), r);
+	// Back to back: K calls queued, one cudaStreamSynchronize, wall / K;
+	// at most about a second of them.
+	int k = wall * batch * kBatchRounds > 1000.0 ? std::max(2, (int)(1000.0 / (wall * kBatchRounds))) : batch;
+	double per[kBatchRounds];
+	for (int i = 0; i < kBatchRounds; i++) {
+		double t0 = now_s();
+		for (int j = 0; j < k; j++)
+			cub_call(c, temp, temp_bytes, in, vals, out, counts, num, (int)n);
+		CHECK(cudaStreamSynchronize(0));
+		per[i] = (now_s() - t0) * 1e3 / k;
+	}
+	double b2b = bench_median(per, kBatchRounds);
+	printf("%-11s %-6s %5d %12.4f %10.1f %12.4f %12.4f\n", c.op, c.type, log2n, med,
+	       (double)n * 4 / med * 1e-6, wall, b2b);
 	if (tsv)
-		fprintf(tsv, "%s\tcub\t%s\t%s\t%zu\t%.6f\t%.3f\n", device, c.op, c.type, n, med,
-			(double)n * 4 / med * 1e-6);
+		fprintf(tsv, "%s\tcub\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\tcuda-event\t%.6f\n", device, c.op,
+			c.type, n, med, (double)n * 4 / med * 1e-6, wall, b2b);
 	cudaFree(in);
 	cudaFree(vals);
 	cudaFree(out);
@@ -153,7 +190,7 @@ static void run(const bench_hr_case &c, int log2n, int reps, FILE *tsv, const ch
 
 int main(int argc, char **argv)
 {
-	int min_log2 = 16, max_log2 = 28, reps = 20;
+	int min_log2 = 16, max_log2 = 28, reps = 20, batch = 32;
 	const char *only = nullptr;
 	FILE *tsv = nullptr;
 	for (int i = 1; i + 1 < argc; i += 2) {
@@ -165,6 +202,8 @@ int main(int argc, char **argv)
 			reps = atoi(argv[i + 1]) > 0 ? atoi(argv[i + 1]) : 1;
 		else if (!strcmp(argv[i], "--only"))
 			only = argv[i + 1];
+		else if (!strcmp(argv[i], "--batch"))
+			batch = atoi(argv[i + 1]) > 1 ? atoi(argv[i + 1]) : 2;
 		else if (!strcmp(argv[i], "--tsv") && !(tsv = fopen(argv[i + 1], "w"))) {
 			perror(argv[i + 1]);
 			return 1;
@@ -175,12 +214,13 @@ int main(int argc, char **argv)
 	CHECK(cudaGetDeviceProperties(&prop, 0));
 	printf("device: %s (CUB %d.%d.%d)\n", prop.name, CUB_VERSION / 100000,
 	       CUB_VERSION / 100 % 1000, CUB_VERSION % 100);
-	printf("%-11s %-6s %5s %12s %10s\n", "op", "type", "log2", "median ms", "GB/s");
+	printf("%-11s %-6s %5s %12s %10s %12s %12s\n", "op", "type", "log2", "median ms", "GB/s",
+	       "blocking ms", "b2b ms");
 	for (const bench_hr_case &c : bench_hr_cases) {
 		if (only && !bench_in_list(only, c.op))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2)
-			run(c, l, reps, tsv, prop.name);
+			run(c, l, reps, batch, tsv, prop.name);
 	}
 	if (tsv)
 		fclose(tsv);

@@ -3,7 +3,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
- *                       [--reps R] [--only OP] [--no-check 0|1] [--tsv FILE]
+ *                       [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE]
  *
  * Cases (bench/bench-util.h makes the data; cub-hist-rle-bench.cu runs the
  * same on CUB): histograms of uint samples uniform in [0, 2^24) with 256,
@@ -16,13 +16,20 @@
  * command (the engine's queue has CLWARP_ENGINE_PROFILING), as sort-bench
  * does; medians. Every result is checked against the host once per size
  * (--no-check 1 skips that, for diagnostic builds).
- * --only takes a comma-separated list of cases. TSV rows: device backend op type n median_ms gbps, GB/s of samples or
- * keys read.
+ * Two more figures per size, as bench/algorithms-bench gives them: the
+ * host wall time of one blocking call (event NULL, median of R), and
+ * back to back, the wall time per call of K calls queued (--batch K,
+ * default 32; fewer where they would take over a second) and one
+ * clFinish, median of 5 rounds.
+ * --only takes a comma-separated list of cases. TSV rows: device backend
+ * op type n median_ms gbps wall_ms timing batch_ms (algorithms-bench's
+ * columns; GB/s of samples or keys read, timing "event").
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <clwarp/algorithms.h>
 
@@ -93,6 +100,50 @@ timed_call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers
 	return ms;
 }
 
+/* Back-to-back rounds of K calls per size (bench/algorithms-bench's). */
+#define BATCH_ROUNDS 5
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One blocking call (event NULL: it returns once done), host wall time. */
+static double
+blocking_call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, size_t n)
+{
+	double t0 = now_s();
+	clwarp_status s = call(e, c, b, n, NULL);
+
+	if (s != CLWARP_OK)
+		die(c->op, s);
+	return (now_s() - t0) * 1e3;
+}
+
+/* K calls queued back to back, each event released at once, one
+ * clFinish: host wall time per call. */
+static double
+batch_calls(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, size_t n,
+	    int k)
+{
+	double t0 = now_s();
+
+	for (int i = 0; i < k; i++) {
+		cl_event ev = NULL;
+		clwarp_status s = call(e, c, b, n, &ev);
+
+		if (s != CLWARP_OK)
+			die(c->op, s);
+		clReleaseEvent(ev);
+	}
+	clFinish(clwarp_engine_queue(e));
+	return (now_s() - t0) * 1e3 / k;
+}
+
 /* The result against the host: every count of the histogram; every run's
  * key and length (run-length encode), key and sum (reduce by key) or key
  * (unique). */
@@ -147,7 +198,7 @@ main(int argc, char **argv)
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
 	const char *tsv_path = NULL, *only = NULL;
-	int min_log2 = 16, max_log2 = 28, reps = 20, no_check = 0;
+	int min_log2 = 16, max_log2 = 28, reps = 20, no_check = 0, batch = 32;
 	FILE *tsv = NULL;
 	unsigned warp = 0;
 	clwarp_backend backend;
@@ -159,7 +210,7 @@ main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!v) {
-			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--tsv FILE]\n");
+			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE]\n");
 			return 2;
 		}
 		i++;
@@ -177,6 +228,8 @@ main(int argc, char **argv)
 			only = v;
 		else if (!strcmp(a, "--no-check"))
 			no_check = atoi(v);
+		else if (!strcmp(a, "--batch"))
+			batch = atoi(v) > 1 ? atoi(v) : 2;
 		else if (!strcmp(a, "--tsv"))
 			tsv_path = v;
 	}
@@ -196,7 +249,8 @@ main(int argc, char **argv)
 	}
 	printf("device: %s (%s), backend %s, warp %u\n", info->name, info->driver_version,
 	       clwarp_backend_name(backend), warp);
-	printf("%-11s %-6s %5s %12s %10s\n", "op", "type", "log2", "median ms", "GB/s");
+	printf("%-11s %-6s %5s %12s %10s %12s %12s\n", "op", "type", "log2", "median ms", "GB/s",
+	       "blocking ms", "b2b ms");
 	for (size_t ci = 0; ci < BENCH_HR_CASES; ci++) {
 		const struct bench_hr_case *c = &bench_hr_cases[ci];
 
@@ -205,7 +259,8 @@ main(int argc, char **argv)
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
 			uint32_t *h = malloc(n * 4);
-			double *t = malloc(sizeof(double) * (size_t)reps), ms;
+			double *t = malloc(sizeof(double) * (size_t)reps), ms, wall_ms, batch_ms;
+			double per[BATCH_ROUNDS];
 			int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
 			struct buffers b = { 0 };
 
@@ -246,13 +301,22 @@ main(int argc, char **argv)
 			for (int i = 0; i < r; i++)
 				t[i] = timed_call(e, c, &b, n);
 			ms = bench_median(t, r);
-			printf("%-11s %-6s %5d %12.4f %10.1f\n", c->op, c->type, l, ms,
-			       (double)n * 4 / ms * 1e-6);
+			for (int i = 0; i < r; i++)
+				t[i] = blocking_call(e, c, &b, n);
+			wall_ms = bench_median(t, r);
+			/* At most about a second of back-to-back calls a size. */
+			int k = wall_ms * batch * BATCH_ROUNDS > 1000.0 ? (int)(1000.0 / (wall_ms * BATCH_ROUNDS)) : batch;
+
+			for (int i = 0; i < BATCH_ROUNDS; i++)
+				per[i] = batch_calls(e, c, &b, n, k > 2 ? k : 2);
+			batch_ms = bench_median(per, BATCH_ROUNDS);
+			printf("%-11s %-6s %5d %12.4f %10.1f %12.4f %12.4f\n", c->op, c->type, l, ms,
+			       (double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
 			fflush(stdout);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\n", info->name,
-					clwarp_backend_name(backend), c->op, c->type, n, ms,
-					(double)n * 4 / ms * 1e-6);
+				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\tevent\t%.6f\n",
+					info->name, clwarp_backend_name(backend), c->op, c->type, n, ms,
+					(double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
 			clReleaseMemObject(b.in);
 			clReleaseMemObject(b.out);
 			clReleaseMemObject(b.counts);

@@ -5,11 +5,13 @@
 # Usage (from anywhere): bash bench/run-hist-rle-gpu.sh
 # Knobs: OUT (default ./bench-out), BUILD (default build-bench-gpu), MAX_LOG2
 # (default 28), REPS (default 10), ARCH (nvcc -arch, default sm_90).
-# Writes $OUT/hist-rle-clwarp.tsv, $OUT/hist-rle-cub.tsv and
+# Writes $OUT/hist-rle-clwarp.tsv, $OUT/hist-rle-cub.tsv,
 # $OUT/hist-rle-ratios.txt: per case and size, both medians and CUB's time
-# over libclwarp's (1.0 is CUB's speed, higher is faster). Both sides time
+# over libclwarp's (1.0 is CUB's speed, higher is faster), by event time,
+# and $OUT/hist-rle-measures.txt: bench/ratios.py's three measures (event
+# time, one blocking call's host wall time, back to back). Event time is
 # the call alone on the GPU's timeline (cudaEvents; OpenCL profiling from a
-# marker before the call), and both check every result against the host.
+# marker before the call); both sides check every result against the host.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -44,4 +46,6 @@ awk -F'\t' 'FNR == NR { cub[$3 " " $4 " " $5] = $6; next }
 		printf "%-11s %-6s 2^%-3d libclwarp %9.4f ms  CUB %9.4f ms  libclwarp/CUB speed %.3f\n",
 			$3, $4, log($5) / log(2) + 0.5, $6, cub[$3 " " $4 " " $5], cub[$3 " " $4 " " $5] / $6
 	}' "$OUT/hist-rle-cub.tsv" "$OUT/hist-rle-clwarp.tsv" | tee "$OUT/hist-rle-ratios.txt"
+python3 bench/ratios.py "$OUT/hist-rle-clwarp.tsv" "$OUT/hist-rle-cub.tsv" \
+	> "$OUT/hist-rle-measures.txt" || { echo "run-hist-rle-gpu: ratios.py failed"; status=1; }
 exit $status
