@@ -485,9 +485,9 @@ START_TEST(test_by_key_large)
 	at = 2 * tile_of(e, CALL_RBK, &rc) + 5;
 	clwarp_engine_free(e);
 	snprintf(tuning, sizeof(tuning), "by_key_regs=72,by_key_regs_n=%zu", at);
+	/* Read at the engine's first algorithm call: kept until the end. */
 	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", tuning, 1), 0);
 	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
-	unsetenv("CLWARP_ALGO_TUNING");
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &w));
 	runs_tile = tile_of(e, CALL_RBK, &rc);
 	check_runs(e, CALL_RBK, &rc, at - 1, PATTERN_RUNS, 61);
@@ -495,13 +495,14 @@ START_TEST(test_by_key_large)
 	check_runs(e, CALL_RBK, &rc, at, PATTERN_RUNS, 62);
 	check_runs(e, CALL_RBK, &rc, 3 * at + 1, PATTERN_EQUAL, 63);
 	check_runs(e, CALL_RBK, &rc, 3 * at + 1, PATTERN_DISTINCT, 64);
-	ck_assert_uint_eq(by_key_paths(e, &rc), backend == CLWARP_BACKEND_NV ? 3 : 1);
+	ck_assert_uint_eq(by_key_paths(e, &rc), (backend == CLWARP_BACKEND_NV ? 3u : 1u));
 	check_runs(e, CALL_RLE, &rle, at - 1, PATTERN_RUNS, 65);
 	check_runs(e, CALL_RLE, &rle, at + 1, PATTERN_RUNS, 66);
 	for (struct algo_variant *v = e->algorithms->variants; v; v = v->next)
 		ck_assert_msg(!(v->kind == ALGO_RUNS && v->value_type < 0 && v->large),
 			      "run-length encode took reduce by key's large-input kernels");
 	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
 }
 END_TEST
 
