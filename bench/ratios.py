@@ -289,7 +289,7 @@ def print_floor(copy_names, copy, times):
     times it. No call through that API can take less."""
     kernels = [h for h in copy_names if h != "cuda-memcpy" and copy[h]]
     if not kernels:
-        return
+        return {}
     print("\nlaunch floor: median time of the copy kernel at the smallest n (one launch, ~no data)")
     floors = {}
     for h in kernels:
