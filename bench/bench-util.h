@@ -1,4 +1,4 @@
-/* What the benchmarks share, C and CUDA alike: random data and medians. */
+/* What the benchmarks share, C and CUDA alike: random data, medians and the clock. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_BENCH_UTIL_H
 #define CLWARP_BENCH_UTIL_H
@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static inline uint64_t
 bench_splitmix(uint64_t *s)
@@ -32,6 +33,16 @@ bench_median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof(*v), bench_by_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Seconds on the monotonic clock. */
+static inline double
+bench_now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* Whether `name` is one of the comma-separated names of `list`. */

@@ -17,13 +17,6 @@ namespace {
 
 constexpr int kMaxReps = 101;
 
-double now_s()
-{
-	timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int parse_size(const char *text, size_t *out)
 {
 	char *end;
@@ -56,12 +49,12 @@ int usage(FILE *f, int rc)
 // Blocking copies of `bytes`, `inner` times; the seconds they took.
 double copy_time(bool write, void *dev, void *host, size_t bytes, int inner)
 {
-	double t0 = now_s();
+	double t0 = bench_now_s();
 
 	for (int i = 0; i < inner; i++)
 		CUDA_CHECK(write ? cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)
 				 : cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost));
-	return now_s() - t0;
+	return bench_now_s() - t0;
 }
 
 } // namespace

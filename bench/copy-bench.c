@@ -35,15 +35,6 @@
 
 #define MAX_REPS 101
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void
 usage(FILE *f)
 {
@@ -102,7 +93,7 @@ static double
 copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size_t bytes, int inner)
 {
 	cl_command_queue q = clwarp_engine_queue(e);
-	double t0 = now_s();
+	double t0 = bench_now_s();
 
 	for (int i = 0; i < inner; i++) {
 		if (p == RAW || p == PAGEABLE) {
@@ -118,7 +109,7 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 			die(write ? "clwarp_buffer_write" : "clwarp_buffer_read");
 		}
 	}
-	return now_s() - t0;
+	return bench_now_s() - t0;
 }
 
 int

@@ -61,13 +61,6 @@ static void cub_call(const bench_hr_case &c, void *temp, size_t &temp_bytes, con
 
 constexpr int kBatchRounds = 5;
 
-static double now_s()
-{
-	timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void run(const bench_hr_case &c, int log2n, int reps, int batch, FILE *tsv, const char *device)
 {
 	size_t n = (size_t)1 << log2n;
@@ -155,10 +148,10 @@ static void run(const bench_hr_case &c, int log2n, int reps, int batch, FILE *ts
 	double med = bench_median(t.data(), (int)t.size());
 	// One blocking call: the call and cudaStreamSynchronize, host wall time.
 	for (int i = 0; i < r; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		cub_call(c, temp, temp_bytes, in, vals, out, counts, num, (int)n);
 		CHECK(cudaStreamSynchronize(0));
-		t[i] = (now_s() - t0) * 1e3;
+		t[i] = (bench_now_s() - t0) * 1e3;
 	}
 	double wall = bench_median(t.data(), r);
 	// Back to back: K calls queued, one cudaStreamSynchronize, wall / K;
@@ -166,11 +159,11 @@ static void run(const bench_hr_case &c, int log2n, int reps, int batch, FILE *ts
 	int k = wall * batch * kBatchRounds > 1000.0 ? std::max(2, (int)(1000.0 / (wall * kBatchRounds))) : batch;
 	double per[kBatchRounds];
 	for (int i = 0; i < kBatchRounds; i++) {
-		double t0 = now_s();
+		double t0 = bench_now_s();
 		for (int j = 0; j < k; j++)
 			cub_call(c, temp, temp_bytes, in, vals, out, counts, num, (int)n);
 		CHECK(cudaStreamSynchronize(0));
-		per[i] = (now_s() - t0) * 1e3 / k;
+		per[i] = (bench_now_s() - t0) * 1e3 / k;
 	}
 	double b2b = bench_median(per, kBatchRounds);
 	printf("%-11s %-6s %5d %12.4f %10.1f %12.4f %12.4f\n", c.op, c.type, log2n, med,

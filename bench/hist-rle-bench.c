@@ -103,25 +103,16 @@ timed_call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers
 /* Back-to-back rounds of K calls per size (bench/algorithms-bench's). */
 #define BATCH_ROUNDS 5
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* One blocking call (event NULL: it returns once done), host wall time. */
 static double
 blocking_call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, size_t n)
 {
-	double t0 = now_s();
+	double t0 = bench_now_s();
 	clwarp_status s = call(e, c, b, n, NULL);
 
 	if (s != CLWARP_OK)
 		die(c->op, s);
-	return (now_s() - t0) * 1e3;
+	return (bench_now_s() - t0) * 1e3;
 }
 
 /* K calls queued back to back, each event released at once, one
@@ -130,7 +121,7 @@ static double
 batch_calls(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, size_t n,
 	    int k)
 {
-	double t0 = now_s();
+	double t0 = bench_now_s();
 
 	for (int i = 0; i < k; i++) {
 		cl_event ev = NULL;
@@ -141,7 +132,7 @@ batch_calls(clwarp_engine *e, const struct bench_hr_case *c, const struct buffer
 		clReleaseEvent(ev);
 	}
 	clFinish(clwarp_engine_queue(e));
-	return (now_s() - t0) * 1e3 / k;
+	return (bench_now_s() - t0) * 1e3 / k;
 }
 
 /* The result against the host: every count of the histogram; every run's

@@ -81,15 +81,6 @@ die(const char *what, clwarp_status s)
 	exit(1);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int
 cmp_u32(const void *a, const void *b)
 {
@@ -287,9 +278,9 @@ main(int argc, char **argv)
 					double t0;
 
 					memcpy(copy, h, n * 4);
-					t0 = now_s();
+					t0 = bench_now_s();
 					qsort(copy, n, 4, cmp_u32);
-					hs[i] = (now_s() - t0) * 1e3;
+					hs[i] = (bench_now_s() - t0) * 1e3;
 					free(copy);
 				}
 				host_ms = bench_median(hs, 3);
