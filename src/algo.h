@@ -36,6 +36,9 @@ struct algo_tuning {
 	unsigned runs_wg;          /* run-length encode, reduce by key: work-group size and */
 	unsigned runs_vectors;     /* vectors per work-item (0: the backend's, algo_state_get) */
 	unsigned histogram_bins;   /* histogram: bins counted in local memory at most */
+	unsigned histogram_wg;     /* histogram: work-group size (0: wg), */
+	unsigned histogram_vectors; /* 16-byte vectors per work-item and tile, */
+	unsigned histogram_groups; /* work-groups per compute unit (0: reduce_groups) */
 	/* nv, launches of at least 500 work-groups: the look-back warp sleeps
 	 * *_wait ns before its first poll and *_poll ns after each poll that
 	 * finds a tile not ready (0: it spins), for compaction, partition,
@@ -56,6 +59,7 @@ struct algo_tuning {
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: the compiler's choice) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
 	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */
+	unsigned histogram_regs;   /* nv, histogram: the same (0: none) */
 	unsigned by_key_regs;      /* nv, reduce by key from by_key_regs_n elements: the same, */
 	unsigned by_key_regs_n;    /* where it wins; below, runs_regs (0: never) */
 	/* Small n in one launch of one work-group, no atomics, no look-back
@@ -79,8 +83,6 @@ struct algo_tuning {
 #define SORT_LOOKBACK_AUTO 2u
 
 #define REDUCE_MIN_ITEMS 16u
-/* Histogram: 16-byte vectors of samples per work-item and tile. */
-#define HIST_VECTORS 4u
 #define ROWS_WARP_MAX 256u
 #define ROWS_SEG_STEPS 4u
 /* Kernels per variant at most (rows: per warp, per work-group, per segment;

@@ -242,7 +242,7 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 	tile = c.v->wg * c.v->vectors * (16 / algo_types[type].size);
 	tiles = n / tile + (n % tile != 0);
 	groups = shared && bins * 4 > tile ? n / (bins * 4) + 1 : tiles;
-	most = (size_t)c.a->compute_units * c.a->tuning.reduce_groups;
+	most = (size_t)c.a->compute_units * c.a->tuning.histogram_groups;
 	if (groups > most)
 		groups = most;
 	if (groups > tiles)

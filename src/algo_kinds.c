@@ -323,8 +323,8 @@ algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		v->vectors = tile_vectors(v, a->tuning.select_vectors);
 		break;
 	case ALGO_HISTOGRAM:
-		v->wg = a->wg;
-		v->vectors = tile_vectors(v, HIST_VECTORS);
+		v->wg = a->tuning.histogram_wg;
+		v->vectors = tile_vectors(v, a->tuning.histogram_vectors);
 		histogram_shape(engine, a, v);
 		break;
 	default:

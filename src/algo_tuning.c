@@ -32,6 +32,9 @@ static const struct algo_tuning default_tuning = {
 	.runs_wg = 0,
 	.runs_vectors = 0,
 	.histogram_bins = 4096,
+	.histogram_wg = 0,
+	.histogram_vectors = 4,
+	.histogram_groups = 0,
 	/* Compaction: CUB's delays for DeviceSelect::If on sm_90 (1150 ns, 76 ns)
 	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
 	 * outlier of eight points, 0.87); partition lost up to 4 % with them
@@ -73,6 +76,7 @@ static const struct algo_tuning default_tuning = {
 	 * (docs/performance-select.md, "Register caps"). */
 	.select_regs = 64,
 	.runs_regs = 0,
+	.histogram_regs = 0,
 	/* Reduce by key on nv from 2^25 elements: 80 registers (108 without a
 	 * cap; 3 work-groups of 256 an SM instead of 2) made it 1.07-1.13x as
 	 * fast at 2^26-2^28 with runs of 4 and 64 on an H200 (runs of 1: no
@@ -117,6 +121,11 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
 		/* 0: every histogram counts with global atomics. */
 		{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
+		/* The default, 0, takes wg. */
+		{ "histogram_wg", offsetof(struct algo_tuning, histogram_wg), 1, 1024, true },
+		{ "histogram_vectors", offsetof(struct algo_tuning, histogram_vectors), 1, 8, false },
+		/* The default, 0, takes reduce_groups. */
+		{ "histogram_groups", offsetof(struct algo_tuning, histogram_groups), 1, 64, false },
 		/* Nanoseconds asleep in the look-back (nv). */
 		{ "select_wait", offsetof(struct algo_tuning, select_wait), 0, 100000, false },
 		{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
@@ -136,6 +145,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
 		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
+		{ "histogram_regs", offsetof(struct algo_tuning, histogram_regs), 0, 255, false },
 		{ "by_key_regs", offsetof(struct algo_tuning, by_key_regs), 0, 255, false },
 		{ "by_key_regs_n", offsetof(struct algo_tuning, by_key_regs_n), 0, 1u << 31, false },
 		/* The one-work-group path: 4-byte elements at most (0: never). */
@@ -157,7 +167,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, by_key_regs, by_key_regs_n, small_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -220,6 +230,10 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 		t->runs_wg = nv ? 256 : t->scan_wg;
 	if (!t->runs_vectors)
 		t->runs_vectors = nv ? 8 : 4;
+	if (!t->histogram_wg)
+		t->histogram_wg = t->wg;
+	if (!t->histogram_groups)
+		t->histogram_groups = t->reduce_groups;
 	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
 	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16);
 	 * 256 x 24 then 0.94x that of 256 x 20, and 8-byte keys alone 256 x 10
@@ -293,6 +307,8 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 		return t->select_regs;
 	case ALGO_RUNS:
 		return v->large ? t->by_key_regs : t->runs_regs;
+	case ALGO_HISTOGRAM:
+		return t->histogram_regs;
 	default:
 		return 0;
 	}

@@ -61,7 +61,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	struct algorithms *a = engine->algorithms;
 	cl_uint zero[16] = { 0 };
 	struct algo_tuning tuning;
-	size_t wg = 0, scan_wg = 0, select_wg = 0, runs_wg = 0, small_wg = 0;
+	size_t wg = 0, scan_wg = 0, select_wg = 0, runs_wg = 0, histogram_wg = 0, small_wg = 0;
 	bool nv = config->backend == CLWARP_BACKEND_NV;
 	clwarp_status status;
 	cl_int err;
@@ -80,6 +80,8 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.runs_wg, &runs_wg);
 	if (status == CLWARP_OK)
+		status = fit_work_group(engine, config, tuning.histogram_wg, &histogram_wg);
+	if (status == CLWARP_OK)
 		status = fit_work_group(engine, config, tuning.small_wg, &small_wg);
 	if (status != CLWARP_OK)
 		return status;
@@ -90,6 +92,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	a->tuning.scan_wg = (unsigned)scan_wg;
 	a->tuning.select_wg = (unsigned)select_wg;
 	a->tuning.runs_wg = (unsigned)runs_wg;
+	a->tuning.histogram_wg = (unsigned)histogram_wg;
 	a->tuning.small_wg = (unsigned)small_wg;
 	a->wg = wg;
 	err = clGetDeviceInfo(engine->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(a->compute_units),

@@ -281,6 +281,36 @@ START_TEST(test_histogram_local_widths)
 }
 END_TEST
 
+/*
+ * Another tile and grid shape (CLWARP_ALGO_TUNING's histogram keys): work-
+ * groups of 64 with 3 vectors each and 2 per compute unit, so that a tile
+ * is not a power of two and every work-group strides over many tiles.
+ * The engine reads the variable at its first algorithm call, so it stays
+ * set until the end (Check forks each test).
+ */
+START_TEST(test_histogram_shape)
+{
+	static const clwarp_type types[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, CLWARP_TYPE_SHORT };
+	clwarp_engine *e;
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
+				"histogram_wg=64,histogram_vectors=3,histogram_groups=2", 1), 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	if (warp_of(e) <= 64) {
+		for (size_t i = 0; i < 3; i++) {
+			clwarp_type t = types[i];
+			size_t size = clwarp_type_size(t), tile = 64 * 3 * (16 / (size < 4 ? 4 : size));
+			struct range r = is_float(t) ? float_range(t, -1.0, 1.0) : int_range(t, -300, 700);
+
+			check_histogram(e, t, 37 * tile + 11, 256, r, PATTERN_WIDE, 30 + i);
+			check_histogram(e, t, 9 * tile - 1, 40, r, PATTERN_SORTED, 40 + i);
+		}
+	}
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
+}
+END_TEST
+
 START_TEST(test_histogram_errors)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
@@ -384,6 +414,7 @@ main(void)
 		test_add_loop_halved(tc, test_histogram_sizes, TYPE_COUNT, 1);
 	ADD_TEST(tc, test_histogram_patterns);
 	ADD_TEST(tc, test_histogram_int_bounds);
+	ADD_TEST(tc, test_histogram_shape);
 	if (test_wanted("test_histogram_local_widths"))
 		test_add_loop_halved(tc, test_histogram_local_widths, 2, 1);   /* quick: W = 64 */
 	return test_main(s);
