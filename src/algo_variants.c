@@ -296,7 +296,7 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 			   "#define WG %zu\n#define ITEMS_K %u\n#define REDUCE_UNROLL %u\n",
 		      op, op, v->wg, v->vectors, tuning->reduce_unroll);
 	if (config->backend == CLWARP_BACKEND_NV)
-		strbuf_puts(out, "#define CLWARP_ALGO_WARP_LOOKBACK 1\n");
+		strbuf_puts(out, "#define CLWARP_ALGO_WARP_ALONE 1\n");
 	if (!tuning->packed_lookback)
 		strbuf_puts(out, "#define CLWARP_ALGO_SPLIT_LOOKBACK 1\n");
 	if (v->small)

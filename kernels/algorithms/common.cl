@@ -9,9 +9,9 @@
  *   WG                     work-group size (a multiple of CLWARP_WARP_SIZE)
  *   ITEMS_K                vectors per work-item in a scan tile
  *   REDUCE_UNROLL          vector loads in flight per work-item in clwarp_reduce
- * and, for the look-back, CLWARP_ALGO_WARP_LOOKBACK where a warp may run
- * warp calls on its own (every backend but local; enabled on nv), and
- * CLWARP_ALGO_SPLIT_LOOKBACK to keep state and value apart for every type
+ * CLWARP_ALGO_WARP_ALONE where a warp may run warp calls on its own (every
+ * backend but local; enabled on nv: the look-back, the histogram's votes),
+ * and CLWARP_ALGO_SPLIT_LOOKBACK to keep state and value apart for every type
  * (a tuning choice, for comparison; see tile_publish).
  *
  * Warp calls: on the local backend every warp_* function is a work-group
@@ -441,7 +441,7 @@ CLWARP_IF_FP64(DEFINE_TILE_SPLIT(double))
 		return *shared; \
 	}
 
-#ifdef CLWARP_ALGO_WARP_LOOKBACK
+#ifdef CLWARP_ALGO_WARP_ALONE
 /* Warp 0 inspects WARP_SIZE predecessors at a time: lane l reads tile
  * j - l; the window is folded up to its nearest inclusive prefix. Lanes
  * before tile 0 count as an inclusive prefix of the identity. */

@@ -112,43 +112,70 @@ CLWARP_INLINE uint hist_bin(T x, ulong lower, ulong upper, ulong p, uint q, uint
 #endif
 }
 
+/* Whether every lane's vector b holds lane 0's first bin. */
+CLWARP_INLINE bool hist_uniform(const uint *b, CLWARP_WARP_PARAM)
+{
+	uint b0 = warp_broadcast(b[0], 0u);
+	int same = 1;
+
+	for (uint c = 0; c < VEC; c++)
+		same &= b[c] == b0;
+	return warp_all(same);
+}
+
 /*
- * Count the bins of one vector of each work-item (VEC of them): one
- * atomic per warp where every lane's whole vector has lane 0's first bin
- * (constant or sorted data, where a bin's atomics would otherwise queue
- * up), else one per sample. One vote per vector, not per sample, keeps
- * the warp traffic off the common path. Every work-item comes here (the
- * warp calls).
+ * Count the bins of one tile (ITEMS_K vectors per work-item): one atomic
+ * per warp for a vector where every lane's whole vector has lane 0's
+ * first bin (constant or sorted data, where a bin's atomics would
+ * otherwise queue up), else one per sample. Where a warp may vote on its
+ * own, a tile whose first vector is not uniform is counted sample by
+ * sample with no more votes: on random floats the votes cost 10 % of the
+ * histogram's time on the H200 (docs/performance-hist-rle.md). Every
+ * work-item comes here (the warp calls).
  */
+#ifdef CLWARP_ALGO_WARP_ALONE
+#define HIST_FIRST_VOTE(b) hist_uniform(b, CLWARP_WARP_ARG)
+#define HIST_VOTE(k, v, first) ((k) == 0 ? (first) : (first) && hist_uniform(v, CLWARP_WARP_ARG))
+#else
+/* Every vector votes: a warp call is a work-group barrier here. */
+#define HIST_FIRST_VOTE(b) true
+#define HIST_VOTE(k, v, first) hist_uniform(v, CLWARP_WARP_ARG)
+#endif
 #define DEFINE_HIST_COUNT(NAME, AS) \
 	CLWARP_INLINE void NAME(volatile AS uint *h, const uint *b, CLWARP_WARP_PARAM) \
 	{ \
 		HIST_COUNT_BODY \
 	}
 #define HIST_COUNT_BODY \
-	uint b0 = warp_broadcast(b[0], 0u); \
-	int same = 1; \
+	const bool first = HIST_FIRST_VOTE(b); \
  \
-	for (uint c = 0; c < VEC; c++) \
-		same &= b[c] == b0; \
-	if (warp_all(same)) { \
-		if (ALGO_LANE() == 0 && b0 != HIST_NONE) \
-			atomic_add(&h[b0], (uint)(CLWARP_WARP_SIZE * VEC)); \
-		return; \
-	} \
-	for (uint c = 0; c < VEC; c++) { \
-		if (b[c] != HIST_NONE) \
-			atomic_inc(&h[b[c]]); \
+	for (uint k = 0; k < ITEMS_K; k++) { \
+		const uint *v = b + k * VEC; \
+		if (HIST_VOTE(k, v, first)) { \
+			if (ALGO_LANE() == 0 && v[0] != HIST_NONE) \
+				atomic_add(&h[v[0]], (uint)(CLWARP_WARP_SIZE * VEC)); \
+		} else { \
+			for (uint c = 0; c < VEC; c++) { \
+				if (v[c] != HIST_NONE) \
+					atomic_inc(&h[v[c]]); \
+			} \
+		} \
 	}
 DEFINE_HIST_COUNT(hist_count_local, local)
 DEFINE_HIST_COUNT(hist_count_global, global)
 
-/* The bins of tile t, loaded in a (HIST_NONE past n). */
+/* The bins of tile t, loaded in a (HIST_NONE past n). A whole tile, all
+ * but the last, skips the test per sample. */
 CLWARP_INLINE void hist_bins(const T *a, ulong t, ulong n, ulong lower, ulong upper, ulong p,
 			     uint q, uint mode, uint bins, uint *b, CLWARP_WARP_PARAM)
 {
 	ulong base = t * TILE;
 
+	if (base + TILE <= n) {
+		for (uint i = 0; i < ITEMS; i++)
+			b[i] = hist_bin(a[i], lower, upper, p, q, mode, bins);
+		return;
+	}
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
 		for (uint c = 0; c < VEC; c++)
@@ -174,7 +201,7 @@ __kernel void clwarp_histogram_clear(global uint *counts, uint bins)
  * set. Each work-group loads its next tile before counting the one it
  * holds, so that loads stay in flight during the atomics.
  */
-__kernel void clwarp_histogram_shared(global const T *in, ulong n, ulong lower, ulong upper,
+__kernel void clwarp_histogram_shared(global const T *restrict in, ulong n, ulong lower, ulong upper,
 				      ulong p, uint q, uint mode, uint bins,
 				      volatile global uint *counts, uint groups, uint epoch,
 				      volatile global uint *counter, volatile global ulong *words)
@@ -212,8 +239,7 @@ __kernel void clwarp_histogram_shared(global const T *in, ulong n, ulong lower, 
 		hist_bins(a, t, n, lower, upper, p, q, mode, bins, b, CLWARP_WARP_ARG);
 		if (t + get_num_groups(0) < tiles)
 			load_tile(in, (t + get_num_groups(0)) * TILE, n, (T)0, a, CLWARP_WARP_ARG);
-		for (uint k = 0; k < ITEMS_K; k++)
-			hist_count_local(hist, b + k * VEC, CLWARP_WARP_ARG);
+		hist_count_local(hist, b, CLWARP_WARP_ARG);
 	}
 	if (LID == 0) {
 		while (atomic_or(flag, 0u) != ready)
@@ -240,7 +266,6 @@ __kernel void clwarp_histogram_global(global const T *in, ulong n, ulong lower, 
 
 		load_tile(in, t * TILE, n, (T)0, a, CLWARP_WARP_ARG);
 		hist_bins(a, t, n, lower, upper, p, q, mode, bins, b, CLWARP_WARP_ARG);
-		for (uint k = 0; k < ITEMS_K; k++)
-			hist_count_global(counts, b + k * VEC, CLWARP_WARP_ARG);
+		hist_count_global(counts, b, CLWARP_WARP_ARG);
 	}
 }
