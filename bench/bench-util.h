@@ -3,6 +3,7 @@
 #ifndef CLWARP_BENCH_UTIL_H
 #define CLWARP_BENCH_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -64,7 +65,8 @@ enum bench_hr_kind { BENCH_HIST, BENCH_RLE, BENCH_RBK, BENCH_UNIQUE };
 /* Histograms of uint samples uniform in [0, 2^24) with 256, 1024 and 4096
  * bins (bin widths powers of two), of uint samples in [0, 10^6) with 256
  * bins (a width that is not a whole number), of float samples in [0, 1)
- * with 256 bins; run-length encoding and reduce by key (uint values
+ * with 256 bins, uniform and sorted (each bin's samples side by side, as
+ * in data that arrives in order); run-length encoding and reduce by key (uint values
  * summed) of uint keys in runs of 1, 4 and 64 on average, unique of keys
  * in runs of 4. */
 static const struct bench_hr_case {
@@ -72,23 +74,26 @@ static const struct bench_hr_case {
 	enum bench_hr_kind kind;
 	unsigned param;   /* bins, or the mean run length */
 	uint32_t range;   /* uint samples: [0, range); 0: float samples in [0, 1) */
+	bool sorted;      /* float samples in ascending order */
 } bench_hr_cases[] = {
-	{ "hist256", "uint", BENCH_HIST, 256, 1u << 24 },
-	{ "hist1024", "uint", BENCH_HIST, 1024, 1u << 24 },
-	{ "hist4096", "uint", BENCH_HIST, 4096, 1u << 24 },
-	{ "hist256odd", "uint", BENCH_HIST, 256, 1000000 },
-	{ "hist256", "float", BENCH_HIST, 256, 0 },
-	{ "rle1", "uint", BENCH_RLE, 1, 0 },
-	{ "rle4", "uint", BENCH_RLE, 4, 0 },
-	{ "rle64", "uint", BENCH_RLE, 64, 0 },
-	{ "rbk1", "uint", BENCH_RBK, 1, 0 },
-	{ "rbk4", "uint", BENCH_RBK, 4, 0 },
-	{ "rbk64", "uint", BENCH_RBK, 64, 0 },
-	{ "unique4", "uint", BENCH_UNIQUE, 4, 0 },
+	{ "hist256", "uint", BENCH_HIST, 256, 1u << 24, false },
+	{ "hist1024", "uint", BENCH_HIST, 1024, 1u << 24, false },
+	{ "hist4096", "uint", BENCH_HIST, 4096, 1u << 24, false },
+	{ "hist256odd", "uint", BENCH_HIST, 256, 1000000, false },
+	{ "hist256", "float", BENCH_HIST, 256, 0, false },
+	{ "hist256sorted", "float", BENCH_HIST, 256, 0, true },
+	{ "rle1", "uint", BENCH_RLE, 1, 0, false },
+	{ "rle4", "uint", BENCH_RLE, 4, 0, false },
+	{ "rle64", "uint", BENCH_RLE, 64, 0, false },
+	{ "rbk1", "uint", BENCH_RBK, 1, 0, false },
+	{ "rbk4", "uint", BENCH_RBK, 4, 0, false },
+	{ "rbk64", "uint", BENCH_RBK, 64, 0, false },
+	{ "unique4", "uint", BENCH_UNIQUE, 4, 0, false },
 };
 #define BENCH_HR_CASES (sizeof(bench_hr_cases) / sizeof(bench_hr_cases[0]))
 
-/* Histogram samples: uint uniform in [0, range), float uniform in [0, 1). */
+/* Histogram samples: uint uniform in [0, range), float uniform in [0, 1),
+ * or float in [0, 1) ascending; every float is k / 2^24. */
 static inline void
 bench_hist_uint(uint32_t *out, size_t n, uint32_t range, uint64_t seed)
 {
@@ -97,10 +102,13 @@ bench_hist_uint(uint32_t *out, size_t n, uint32_t range, uint64_t seed)
 }
 
 static inline void
-bench_hist_float(float *out, size_t n, uint64_t seed)
+bench_hist_float(float *out, size_t n, bool sorted, uint64_t seed)
 {
-	for (size_t i = 0; i < n; i++)
-		out[i] = (float)((double)(bench_splitmix(&seed) >> 40) * 0x1p-24);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k = sorted ? (uint64_t)i * (1u << 24) / n : bench_splitmix(&seed) >> 40;
+
+		out[i] = (float)((double)k * 0x1p-24);
+	}
 }
 
 /* Keys in runs of random length 1 .. 2 * avg - 1 (mean avg), each run's key

@@ -72,7 +72,7 @@ static void run(const bench_hr_case &c, int log2n, int reps, int batch, FILE *ts
 	else if (c.range)
 		bench_hist_uint(h.data(), n, c.range, seed);
 	else
-		bench_hist_float((float *)h.data(), n, seed);
+		bench_hist_float((float *)h.data(), n, c.sorted, seed);
 	size_t slots = c.kind == BENCH_HIST ? c.param : n;
 	uint32_t *in, *vals = nullptr, *out, *counts;
 	int *num;

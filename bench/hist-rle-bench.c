@@ -9,7 +9,8 @@
  * same on CUB): histograms of uint samples uniform in [0, 2^24) with 256,
  * 1024 and 4096 bins (bin widths powers of two), of uint samples in
  * [0, 10^6) with 256 bins (a width that is not a whole number), of float
- * samples in [0, 1) with 256 bins; run-length encoding of uint keys in
+ * samples in [0, 1) with 256 bins, uniform and in ascending order
+ * (hist256sorted); run-length encoding of uint keys in
  * runs of 1, 4 and 64 on average, reduce by key of the same keys with uint
  * values (sums), unique of keys in runs of 4. Each call is timed with OpenCL
  * profiling from a marker enqueued just before it to the end of its last
@@ -264,7 +265,7 @@ main(int argc, char **argv)
 			else if (c->range)
 				bench_hist_uint(h, n, c->range, 42 + (uint64_t)l);
 			else
-				bench_hist_float((float *)h, n, 42 + (uint64_t)l);
+				bench_hist_float((float *)h, n, c->sorted, 42 + (uint64_t)l);
 			/* Runs: n unique keys and counts (or sums) at most. */
 			size_t slots = c->kind != BENCH_HIST ? n : c->param;
 
