@@ -532,6 +532,20 @@ DEFINE_KEYS_EQUAL_INT(ulong)
 DEFINE_KEYS_EQUAL_FLOAT(float, uint, 0xff000000u)
 CLWARP_IF_FP64(DEFINE_KEYS_EQUAL_FLOAT(double, ulong, 0xffe0000000000000ul))
 
+/* Bit k * VEC + c of the result: element (k, c) of the tile at base lies
+ * below n. */
+CLWARP_INLINE uint tile_valid_bits(ulong base, ulong n)
+{
+	uint valid = 0;
+
+	for (uint k = 0; k < ITEMS_K; k++) {
+		ulong o = base + tile_offset(k);
+		for (uint c = 0; c < VEC; c++)
+			valid |= (uint)(o + c < n) << (k * VEC + c);
+	}
+	return valid;
+}
+
 /*
  * Run heads of a tile loaded by load_tile: bit k * VEC + c is set where
  * element (k, c) is in range and starts a run (the first element, or one
