@@ -538,8 +538,10 @@ CLWARP_INLINE uint tile_valid_bits(ulong base, ulong n)
 {
 	uint valid = 0;
 
+	_Pragma("unroll")
 	for (uint k = 0; k < ITEMS_K; k++) {
 		ulong o = base + tile_offset(k);
+		_Pragma("unroll")
 		for (uint c = 0; c < VEC; c++)
 			valid |= (uint)(o + c < n) << (k * VEC + c);
 	}

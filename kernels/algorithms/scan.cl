@@ -167,11 +167,15 @@ CLWARP_INLINE uint select_flags(global const T *in, ulong base, ulong n, const T
 	const bool whole = base + TILE <= n;
 	uint selected = 0;
 
+	/* Unrolled: PoCL 5.0 and 6.0 miscompile loops in both branches of a
+	 * tile-wide condition (docs/algorithms.md, "PoCL 5.0 and 6.0"). */
 	*in_range = whole ? 0xffffffffu >> (32 - ITEMS) : tile_valid_bits(base, n);
 	if (whole) {
+		_Pragma("unroll")
 		for (uint i = 0; i < ITEMS; i++)
 			selected |= (uint)(clwarp_pred(a[i]) != 0) << i;
 	} else {
+		_Pragma("unroll")
 		for (uint i = 0; i < ITEMS; i++)
 			selected |= (uint)(((*in_range >> i) & 1u) && clwarp_pred(a[i])) << i;
 	}
