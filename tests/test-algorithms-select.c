@@ -275,13 +275,15 @@ END_TEST
 START_TEST(test_predicates)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
-	size_t n = quick ? 3000 : 100003, k = 0;
-	int *x = malloc(n * sizeof(int)), *got = malloc(n * sizeof(int));
+	/* m: three of the default tiles (256 x 6 vectors) and a partial one. */
+	size_t n = quick ? 3000 : 100003, m = 3 * 256 * 6 * 4 + 17, k = 0;
+	size_t most = n > m ? n : m;
+	int *x = malloc(most * sizeof(int)), *got = malloc(most * sizeof(int));
 	float f[5] = { -0.75f, 0.25f, 0.5f, -0.25f, 2.0f }, fgot[5];
 	cl_uint c = 0;
 	cl_mem in, out, count = device_copy(e, NULL, 0);
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < most; i++)
 		x[i] = (int)(rng() % 1000) - 300;
 	in = device_copy(e, x, n * sizeof(int));
 	out = device_copy(e, NULL, n * sizeof(int));
@@ -297,6 +299,26 @@ START_TEST(test_predicates)
 		}
 	}
 	ck_assert_uint_eq(k, c);
+	clReleaseMemObject(in);
+	clReleaseMemObject(out);
+
+	/* A predicate whose true is not 1 (x & 12 is 4, 8 or 12), over whole
+	 * tiles and a partial one: partition, selected then rejected in order. */
+	in = device_copy(e, x, m * sizeof(int));
+	out = device_copy(e, NULL, m * sizeof(int));
+	ck_assert_clwarp_ok(clwarp_partition(e, CLWARP_TYPE_INT, "x & 12", in, m, out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(c), &c));
+	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, m * sizeof(int), got));
+	k = 0;
+	for (size_t i = 0; i < m; i++) {
+		if (x[i] & 12)
+			ck_assert_int_eq(got[k++], x[i]);
+	}
+	ck_assert_uint_eq(k, c);
+	for (size_t i = 0; i < m; i++) {
+		if (!(x[i] & 12))
+			ck_assert_int_eq(got[k++], x[i]);
+	}
 	clReleaseMemObject(in);
 	clReleaseMemObject(out);
 
