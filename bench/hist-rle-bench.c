@@ -4,6 +4,7 @@
 /*
  * Usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
  *                       [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE]
+ *                       [--no-profiling] [--label TEXT]
  *
  * Cases (bench/bench-util.h makes the data; cub-hist-rle-bench.cu runs the
  * same on CUB): histograms of uint samples uniform in [0, 2^24) with 256,
@@ -22,9 +23,14 @@
  * back to back, the wall time per call of K calls queued (--batch K,
  * default 32; fewer where they would take over a second) and one
  * clFinish, median of 5 rounds.
+ * --no-profiling makes the engine without CLWARP_ENGINE_PROFILING, as
+ * users make engines (on NVIDIA's driver profiling costs an algorithm call
+ * 5-8 us back to back: docs/performance-host.md); there is then no event
+ * time, and the median column is the blocking call's (timing "wall").
+ * --label TEXT writes the backend as NAME[TEXT] (algorithms-bench's).
  * --only takes a comma-separated list of cases. TSV rows: device backend
  * op type n median_ms gbps wall_ms timing batch_ms (algorithms-bench's
- * columns; GB/s of samples or keys read, timing "event").
+ * columns; GB/s of samples or keys read, timing "event" or "wall").
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -189,7 +195,9 @@ main(int argc, char **argv)
 {
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
-	const char *tsv_path = NULL, *only = NULL;
+	const char *tsv_path = NULL, *only = NULL, *label = NULL;
+	bool profiling = true;
+	char backend_name[64];
 	int min_log2 = 16, max_log2 = 28, reps = 20, no_check = 0, batch = 32;
 	FILE *tsv = NULL;
 	unsigned warp = 0;
@@ -197,12 +205,15 @@ main(int argc, char **argv)
 	clwarp_status s;
 
 	clwarp_engine_options_init(&o);
-	o.flags |= CLWARP_ENGINE_PROFILING;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (!strcmp(a, "--no-profiling")) {
+			profiling = false;
+			continue;
+		}
 		if (!v) {
-			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE]\n");
+			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE] [--no-profiling] [--label TEXT]\n");
 			return 2;
 		}
 		i++;
@@ -224,7 +235,11 @@ main(int argc, char **argv)
 			batch = atoi(v) > 1 ? atoi(v) : 2;
 		else if (!strcmp(a, "--tsv"))
 			tsv_path = v;
+		else if (!strcmp(a, "--label"))
+			label = v;
 	}
+	if (profiling)
+		o.flags |= CLWARP_ENGINE_PROFILING;
 	s = clwarp_engine_new(&o, &e);
 	if (s != CLWARP_OK)
 		die("creating the engine", s);
@@ -239,8 +254,13 @@ main(int argc, char **argv)
 		perror(tsv_path);
 		return 1;
 	}
-	printf("device: %s (%s), backend %s, warp %u\n", info->name, info->driver_version,
-	       clwarp_backend_name(backend), warp);
+	if (label)
+		snprintf(backend_name, sizeof(backend_name), "%s[%s]", clwarp_backend_name(backend), label);
+	else
+		snprintf(backend_name, sizeof(backend_name), "%s", clwarp_backend_name(backend));
+	printf("device: %s (%s), backend %s, warp %u%s\n", info->name, info->driver_version,
+	       clwarp_backend_name(backend), warp,
+	       profiling ? "" : "; no profiling: the median column is the blocking call's");
 	printf("%-11s %-6s %5s %12s %10s %12s %12s\n", "op", "type", "log2", "median ms", "GB/s",
 	       "blocking ms", "b2b ms");
 	for (size_t ci = 0; ci < BENCH_HR_CASES; ci++) {
@@ -251,7 +271,7 @@ main(int argc, char **argv)
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
 			uint32_t *h = malloc(n * 4);
-			double *t = malloc(sizeof(double) * (size_t)reps), ms, wall_ms, batch_ms;
+			double *t = malloc(sizeof(double) * (size_t)reps), ms = 0, wall_ms, batch_ms;
 			double per[BATCH_ROUNDS];
 			int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
 			struct buffers b = { 0 };
@@ -287,15 +307,19 @@ main(int argc, char **argv)
 					die("buffers", s);
 				free(hv);
 			}
-			timed_call(e, c, &b, n);   /* build, allocate, warm up */
+			blocking_call(e, c, &b, n);   /* build, allocate, warm up */
 			if (!no_check)
 				check(e, c, &b, h, n);
-			for (int i = 0; i < r; i++)
-				t[i] = timed_call(e, c, &b, n);
-			ms = bench_median(t, r);
+			if (profiling) {
+				for (int i = 0; i < r; i++)
+					t[i] = timed_call(e, c, &b, n);
+				ms = bench_median(t, r);
+			}
 			for (int i = 0; i < r; i++)
 				t[i] = blocking_call(e, c, &b, n);
 			wall_ms = bench_median(t, r);
+			if (!profiling)
+				ms = wall_ms;
 			/* At most about a second of back-to-back calls a size. */
 			int k = wall_ms * batch * BATCH_ROUNDS > 1000.0 ? (int)(1000.0 / (wall_ms * BATCH_ROUNDS)) : batch;
 
@@ -306,9 +330,10 @@ main(int argc, char **argv)
 			       (double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
 			fflush(stdout);
 			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\tevent\t%.6f\n",
-					info->name, clwarp_backend_name(backend), c->op, c->type, n, ms,
-					(double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
+				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\t%s\t%.6f\n",
+					info->name, backend_name, c->op, c->type, n, ms,
+					(double)n * 4 / ms * 1e-6, wall_ms, profiling ? "event" : "wall",
+					batch_ms);
 			clReleaseMemObject(b.in);
 			clReleaseMemObject(b.out);
 			clReleaseMemObject(b.counts);
