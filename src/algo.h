@@ -64,10 +64,12 @@ struct algo_tuning {
 	unsigned by_key_regs_n;    /* where it wins; below, runs_regs (0: never) */
 	/* Small n in one launch of one work-group, no atomics, no look-back
 	 * (reduce, scan, compact, partition, unique): up to small_n 4-byte
-	 * elements (the same bytes of other types; 0: never), work-groups of
-	 * small_wg, small_vectors vectors per work-item (SMALL_AUTO: by
+	 * elements (the same bytes of other types; 0: never) for reduce and
+	 * scan, small_select_n for compact, partition and unique, work-groups
+	 * of small_wg, small_vectors vectors per work-item (SMALL_AUTO: by
 	 * device kind, algo_state_get). */
 	unsigned small_n;
+	unsigned small_select_n;
 	unsigned small_wg;
 	unsigned small_vectors;
 };

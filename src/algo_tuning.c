@@ -86,6 +86,7 @@ static const struct algo_tuning default_tuning = {
 	.by_key_regs = 80,
 	.by_key_regs_n = 1u << 25,
 	.small_n = SMALL_AUTO,
+	.small_select_n = SMALL_AUTO,
 	.small_wg = SMALL_AUTO,
 	.small_vectors = SMALL_AUTO,
 };
@@ -150,6 +151,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "by_key_regs_n", offsetof(struct algo_tuning, by_key_regs_n), 0, 1u << 31, false },
 		/* The one-work-group path: 4-byte elements at most (0: never). */
 		{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
+		{ "small_select_n", offsetof(struct algo_tuning, small_select_n), 0, 1u << 28, false },
 		{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
 		{ "small_vectors", offsetof(struct algo_tuning, small_vectors), 1, 8, false },
 	};
@@ -167,7 +169,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -191,8 +193,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
  * per work-item (a tile of 8192 4-byte elements; twice that in registers
  * with the next tile's loads); up to 2^14 elements, where on the H100 a
  * one-launch copy of n elements takes 13-16 us and the look-back calls
- * took 2.5-6 us more (docs/performance-host.md, "Small n"); not yet
- * measured on a GPU: bench/run-user-gpu.sh times both paths at each size.
+ * took 2.5-6 us more (docs/performance-host.md, "Small n"). Compaction,
+ * partition and unique up to 2^13 only: on an H200 at 2^14 their one
+ * work-group took 17-22 us a blocking call, the look-back path at 2^15
+ * 14 us (docs/performance-host.md, "The selections' threshold").
  * CPUs: one work-group of the usual width, which takes one core, up to
  * 2^12: on PoCL 3.1 here (2 shared cores) its blocking scans took up to
  * 1.7x the look-back path's time from 2^11 to 2^14, while its reduce
@@ -205,6 +209,8 @@ small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
 
 	if (t->small_n == SMALL_AUTO)
 		t->small_n = cpu ? 1u << 12 : 1u << 14;
+	if (t->small_select_n == SMALL_AUTO)
+		t->small_select_n = cpu ? t->small_n : t->small_n / 2;
 	if (t->small_wg == SMALL_AUTO)
 		t->small_wg = cpu ? t->wg : 1024;
 	if (t->small_vectors == SMALL_AUTO)

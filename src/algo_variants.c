@@ -31,16 +31,22 @@ fit_work_group(const clwarp_engine *engine, const struct backend_config *config,
 }
 
 /* Small enough for one work-group: the kinds with a *_small kernel (or,
- * for reduce, a one-work-group launch), up to small_n * 4 bytes. */
+ * for reduce, a one-work-group launch), up to small_n * 4 bytes, or
+ * small_select_n * 4 for the selections, whose one work-group falls
+ * behind the look-back path sooner (docs/performance-host.md). */
 static bool
 small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
 {
 	size_t size = algo_types[type].size;  /* the callers checked the type */
+	size_t limit;
 
-	if (kind != ALGO_REDUCE && kind != ALGO_SCAN && kind != ALGO_COMPACT &&
-	    kind != ALGO_PARTITION && kind != ALGO_UNIQUE)
+	if (kind == ALGO_REDUCE || kind == ALGO_SCAN)
+		limit = a->tuning.small_n;
+	else if (kind == ALGO_COMPACT || kind == ALGO_PARTITION || kind == ALGO_UNIQUE)
+		limit = a->tuning.small_select_n;
+	else
 		return false;
-	return size && a->tuning.small_n && n <= (size_t)a->tuning.small_n * 4 / size;
+	return size && limit && n <= limit * 4 / size;
 }
 
 /* Reduce by key on nv from by_key_regs_n elements: its kernels built with

@@ -200,6 +200,7 @@ START_TEST(test_tuning)
 		{ "histogram_wg=96", "histogram_wg must be a power of two from 1 to 1024" },
 		{ "by_key_regs_n=2147483649", "by_key_regs_n must be a whole number from 0 to 2147483648" },
 		{ "small_n=268435457", "small_n must be a whole number from 0 to 268435456" },
+		{ "small_select_n=-1", "small_select_n must be a whole number from 0 to 268435456" },
 		{ "small_wg=100", "small_wg must be a power of two from 1 to 1024" },
 		{ "small_vectors=0", "small_vectors must be a whole number from 1 to 8" },
 		{ "wg=", "wg must be a power of two" },

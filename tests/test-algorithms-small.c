@@ -1,5 +1,5 @@
 /* Small n in one work-group (reduce, scan, compaction, partition, unique):
- * the sizes around the threshold, a warp and a tile against host
+ * the sizes around the thresholds (small_n, small_select_n), a warp and a tile against host
  * references, which path each size took, and the look-back path at the
  * same sizes with the small path off (CLWARP_ALGO_TUNING). */
 /* SPDX-License-Identifier: MIT */
@@ -74,17 +74,21 @@ check_all(clwarp_engine *e, clwarp_type t, size_t n)
 		check_unique(e, n);
 }
 
-/* Under the threshold every call took the small path; above it, the other. */
+/* The paths built so far: `want` for reduce and scan, `want_select` for
+ * compaction and partition (1 small, 2 look-back, 3 both). */
 static void
-expect_paths(clwarp_engine *e, clwarp_type t, unsigned want, size_t n)
+expect_paths(clwarp_engine *e, clwarp_type t, unsigned want, unsigned want_select, size_t n)
 {
 	static const enum algo_kind kinds[] = { ALGO_REDUCE, ALGO_SCAN, ALGO_COMPACT,
 						ALGO_PARTITION };
 
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
-		ck_assert_msg(paths_built(e, kinds[k], t) == want,
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		unsigned w = kinds[k] == ALGO_REDUCE || kinds[k] == ALGO_SCAN ? want : want_select;
+
+		ck_assert_msg(paths_built(e, kinds[k], t) == w,
 			      "%s, n = %zu, kind %d: paths built %u, expected %u", type_names[t], n,
-			      (int)kinds[k], paths_built(e, kinds[k], t), want);
+			      (int)kinds[k], paths_built(e, kinds[k], t), w);
+	}
 }
 
 /* Sizes around W, a small tile of 64 x 3 vectors and a threshold of 3000
@@ -96,7 +100,8 @@ START_TEST(test_small_boundaries)
 					     CLWARP_TYPE_DOUBLE };
 	clwarp_engine *e;
 
-	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", "small_n=3000,small_wg=64,small_vectors=3", 1), 0);
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
+				"small_n=3000,small_select_n=3000,small_wg=64,small_vectors=3", 1), 0);
 	for (size_t ti = 0; ti < sizeof(types) / sizeof(types[0]); ti++) {
 		clwarp_type t = types[ti];
 		size_t size = clwarp_type_size(t), limit = 3000 * 4 / size, w, tile;
@@ -119,9 +124,9 @@ START_TEST(test_small_boundaries)
 				continue;
 			check_all(e, t, below[s]);
 		}
-		expect_paths(e, t, 1, limit);
+		expect_paths(e, t, 1, 1, limit);
 		check_all(e, t, limit + 1);
-		expect_paths(e, t, 3, limit + 1);
+		expect_paths(e, t, 3, 3, limit + 1);
 		if (!tiny)
 			check_all(e, t, 3 * limit + 7);
 		clwarp_engine_free(e);
@@ -130,26 +135,62 @@ START_TEST(test_small_boundaries)
 }
 END_TEST
 
-/* The engine's own threshold (by device kind): threshold - 1, threshold,
- * threshold + 1. */
+/* Reduce and scan up to small_n, the selections up to small_select_n:
+ * a threshold of 1000 4-byte elements for the selections and 3000 for
+ * the others, each at its threshold and one above, every result checked. */
+START_TEST(test_small_select_threshold)
+{
+	clwarp_engine *e;
+	size_t w;
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
+				"small_n=3000,small_select_n=1000,small_wg=64,small_vectors=3", 1), 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	w = warp_of(e);
+	if (w <= 64) {
+		check_all(e, CLWARP_TYPE_INT, 1000);
+		expect_paths(e, CLWARP_TYPE_INT, 1, 1, 1000);
+		check_all(e, CLWARP_TYPE_INT, 1001);
+		expect_paths(e, CLWARP_TYPE_INT, 1, 3, 1001);
+		check_all(e, CLWARP_TYPE_INT, 3000);
+		expect_paths(e, CLWARP_TYPE_INT, 1, 3, 3000);
+		check_all(e, CLWARP_TYPE_INT, 3001);
+		expect_paths(e, CLWARP_TYPE_INT, 3, 3, 3001);
+	}
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
+}
+END_TEST
+
+/* The engine's own thresholds (by device kind): each threshold - 1,
+ * threshold, threshold + 1, the smaller one first. */
 START_TEST(test_small_default)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
-	size_t limit;
+	size_t limit, select_limit;
 
 	unsetenv("CLWARP_ALGO_TUNING");
 	check_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, false);
 	ck_assert_ptr_nonnull(e->algorithms);
 	limit = e->algorithms->tuning.small_n;
-	ck_assert_uint_ge(limit, 1);
+	select_limit = e->algorithms->tuning.small_select_n;
+	ck_assert_uint_ge(select_limit, 1);
+	ck_assert_uint_ge(limit, select_limit);
+	for (size_t n = select_limit - 1; n <= select_limit; n++)
+		check_all(e, CLWARP_TYPE_INT, n);
+	expect_paths(e, CLWARP_TYPE_INT, 1, 1, select_limit);
+	if (select_limit < limit) {
+		check_all(e, CLWARP_TYPE_INT, select_limit + 1);
+		expect_paths(e, CLWARP_TYPE_INT, 1, 3, select_limit + 1);
+	}
 	for (size_t n = limit - 1; n <= limit; n++) {
 		check_all(e, CLWARP_TYPE_INT, n);
 		check_scan(e, CLWARP_TYPE_LONG, CLWARP_OP_ADD, 1, n / 2, false);
 	}
-	expect_paths(e, CLWARP_TYPE_INT, 1, limit);
+	expect_paths(e, CLWARP_TYPE_INT, 1, select_limit < limit ? 3 : 1, limit);
 	check_all(e, CLWARP_TYPE_INT, limit + 1);
 	check_scan(e, CLWARP_TYPE_LONG, CLWARP_OP_ADD, 1, limit / 2 + 1, false);
-	expect_paths(e, CLWARP_TYPE_INT, 3, limit + 1);
+	expect_paths(e, CLWARP_TYPE_INT, 3, 3, limit + 1);
 	ck_assert_uint_eq(paths_built(e, ALGO_SCAN, CLWARP_TYPE_LONG), 3);
 	clwarp_engine_free(e);
 }
@@ -190,6 +231,7 @@ add_small_tests(TCase *tc)
 {
 	read_test_levels();
 	ADD_ALGORITHMS_TEST(tc, test_small_boundaries);
+	ADD_ALGORITHMS_TEST(tc, test_small_select_threshold);
 	ADD_ALGORITHMS_TEST(tc, test_small_default);
 	ADD_ALGORITHMS_TEST(tc, test_small_off);
 }
