@@ -29,6 +29,7 @@ struct algo_tuning {
 	unsigned scan_vectors;
 	unsigned select_wg;
 	unsigned select_vectors;
+	unsigned unique_vectors;   /* unique: vectors per work-item (0: the backend's, algo_state_get) */
 	unsigned reduce_groups;
 	unsigned reduce_unroll;
 	unsigned packed_lookback;  /* 0: keep look-back state and value apart for every type */

@@ -318,9 +318,12 @@ algo_kind_shape(const clwarp_engine *engine, const struct algorithms *a,
 		break;
 	case ALGO_COMPACT:
 	case ALGO_PARTITION:
-	case ALGO_UNIQUE:
 		v->wg = a->tuning.select_wg;
 		v->vectors = tile_vectors(v, a->tuning.select_vectors);
+		break;
+	case ALGO_UNIQUE:
+		v->wg = a->tuning.select_wg;
+		v->vectors = tile_vectors(v, a->tuning.unique_vectors);
 		break;
 	case ALGO_HISTOGRAM:
 		v->wg = a->tuning.histogram_wg;

@@ -112,6 +112,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "select_wg", offsetof(struct algo_tuning, select_wg), 1, 1024, true },
 		/* clwarp_select also keeps one bit per element in a uint. */
 		{ "select_vectors", offsetof(struct algo_tuning, select_vectors), 1, 8, false },
+		{ "unique_vectors", offsetof(struct algo_tuning, unique_vectors), 1, 8, false },
 		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
 		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
 		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
@@ -169,7 +170,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -236,6 +237,13 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 		t->runs_wg = nv ? 256 : t->scan_wg;
 	if (!t->runs_vectors)
 		t->runs_vectors = nv ? 8 : 4;
+	/* Unique on nv: tiles of 256 x 5 vectors took 0.90-0.91x the time
+	 * of 256 x 6 back to back at 2^22-2^23 keys on an H200 (runs of 4;
+	 * 683 tiles of 6144 keys at 2^22 leave a tail on 528 work-group
+	 * slots), 0.98x at 2^24 and 1.01x at 2^26-2^28
+	 * (docs/performance-hist-rle.md, "Unique: tiles of five vectors"). */
+	if (!t->unique_vectors)
+		t->unique_vectors = nv ? 5 : t->select_vectors;
 	if (!t->histogram_wg)
 		t->histogram_wg = t->wg;
 	if (!t->histogram_groups)

@@ -209,9 +209,9 @@ vectors_for(size_t vectors, size_t size)
 	return vectors ? vectors : 1;
 }
 
-/* Tile sizes (default tuning): unique is a compaction, 256 x 6 vectors;
- * runs.cl 128 x 4 vectors of the wider of key and value (run-length
- * encode: of the key). */
+/* Tile sizes (default tuning): unique is a compaction, 256 x 6 vectors
+ * (5 on nv: unique_vectors); runs.cl 128 x 4 vectors of the wider of key
+ * and value (run-length encode: of the key). */
 static size_t
 tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
 {
@@ -225,7 +225,7 @@ tile_of(clwarp_engine *e, enum call call, const struct runs_case *rc)
 	while (wg > clwarp_engine_device_info(e)->max_work_group_size)
 		wg /= 2;
 	if (call == CALL_UNIQUE)
-		return wg * vectors_for(6, ks) * (16 / ks);
+		return wg * vectors_for(nv ? 5 : 6, ks) * (16 / ks);
 	return wg * vectors_for(nv ? 8 : 4, size) * (16 / size);
 }
 
@@ -506,6 +506,48 @@ START_TEST(test_by_key_large)
 }
 END_TEST
 
+/* Unique in tiles of its own shape (unique_vectors, here 3 vectors of
+ * 64 work-items, while compaction keeps select_vectors; the one-work-group
+ * path off): around a tile and over several, three patterns, int and
+ * float keys, and the shape the engine built. */
+START_TEST(test_unique_shape)
+{
+	static const clwarp_type keys[] = { CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT };
+	clwarp_engine *e;
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", "select_wg=64,unique_vectors=3,small_select_n=0", 1), 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	if (warp_of(e) <= 64) {
+		size_t tile = 64 * 3 * 4;  /* 4-byte keys */
+		const size_t sizes[] = { tile - 1, tile + 1, 5 * tile + 3 };
+
+		runs_tile = tile;
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			struct runs_case rc = { keys[k], CLWARP_TYPE_UINT, CLWARP_OP_ADD };
+
+			for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+				check_runs(e, CALL_UNIQUE, &rc, sizes[s], PATTERN_RUNS, 70 + s);
+				check_runs(e, CALL_UNIQUE, &rc, sizes[s], PATTERN_DISTINCT, 80 + s);
+			}
+			check_runs(e, CALL_UNIQUE, &rc, 5 * tile + 3, PATTERN_EQUAL, 90);
+		}
+		unsigned built = 0;
+
+		for (struct algo_variant *v = e->algorithms->variants; v; v = v->next) {
+			if (v->kind != ALGO_UNIQUE)
+				continue;
+			ck_assert_msg(!v->small && v->vectors == 3 && v->wg == 64,
+				      "unique's tile: %zu x %u vectors%s, expected 64 x 3", v->wg,
+				      v->vectors, v->small ? " (one work-group)" : "");
+			built++;
+		}
+		ck_assert_uint_eq(built, 2);  /* int and float keys */
+	}
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
+}
+END_TEST
+
 START_TEST(test_runs_errors)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
@@ -611,5 +653,6 @@ main(void)
 	if (test_wanted("test_runs_local_widths"))
 		test_add_loop_halved(tc, test_runs_local_widths, 2, 1);   /* quick: W = 64 */
 	ADD_TEST(tc, test_by_key_large);
+	ADD_TEST(tc, test_unique_shape);
 	return test_main(s);
 }
