@@ -145,8 +145,12 @@ def main(argv):
     print("libclwarp: " + ", ".join(how[t] for t in ("event", "wall") if t in lib_timings)
           + ("" if lib_timings else "-"))
     if mark:
-        print(f"  * = WALL time ({len(walls)} results whose profiling timestamps were unusable),"
-              " not comparable with event times")
+        unprofiled = sum(1 for w in walls if label(w[2]) == "[no-profiling]")
+        parts = [f"{unprofiled} on an engine without profiling" if unprofiled else "",
+                 f"{len(walls) - unprofiled} whose profiling timestamps were unusable"
+                 if unprofiled < len(walls) else ""]
+        why = ", ".join(p for p in parts if p)
+        print(f"  * = WALL time ({len(walls)} results: {why}), not comparable with event times")
     elif lib_timings == {"wall"} and cubs:
         print("  NOTE: wall time against CUB's event time favours CUB at small n")
     if cubs or "cuda-memcpy" in backends:
