@@ -100,6 +100,47 @@ START_TEST(test_reduce)
 }
 END_TEST
 
+/* Reduce's even share (kernels/algorithms/reduce.cl): whole tiles split
+ * unevenly between the work-groups, work-groups with no tile, vectors after
+ * the last whole tile and elements after the last whole vector. */
+static void
+check_reduce_shares(clwarp_type t, clwarp_op op, bool few_tiles)
+{
+	clwarp_engine *e;
+	cl_uint cus = 0;
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
+				few_tiles ? "wg=64,reduce_groups=8,reduce_unroll=8,small_n=0"
+					  : "wg=64,reduce_groups=1,reduce_unroll=2,small_n=0",
+				1), 0);
+	e = algo_engine(CLWARP_BACKEND_AUTO, 0);
+	ck_assert_int_eq(clGetDeviceInfo(clwarp_engine_device(e), CL_DEVICE_MAX_COMPUTE_UNITS,
+					 sizeof(cus), &cus, NULL), CL_SUCCESS);
+	if (warp_of(e) <= 32 && type_supported(e, t)) {
+		size_t vec = 16 / clwarp_type_size(t);
+		size_t tile = 64 * (few_tiles ? 8 : 2) * vec;
+		/* Groups: the compute units x reduce_groups, at most one per
+		 * 64 x 16 elements (src/algorithms.c). few_tiles: 3 tiles for 7
+		 * groups; else 5 or 6 tiles for each of `cus` groups. */
+		size_t tiles = few_tiles ? 3 : 5 * (size_t)cus + 3;
+
+		check_reduce(e, t, op, tiles * tile + 5 * vec + 3, false);
+	}
+	clwarp_engine_free(e);
+	unsetenv("CLWARP_ALGO_TUNING");
+}
+
+START_TEST(test_reduce_shares)
+{
+	check_reduce_shares(CLWARP_TYPE_INT, CLWARP_OP_ADD, false);
+	check_reduce_shares(CLWARP_TYPE_FLOAT, CLWARP_OP_MAX, false);
+	check_reduce_shares(CLWARP_TYPE_LONG, CLWARP_OP_MIN, false);
+	check_reduce_shares(CLWARP_TYPE_DOUBLE, CLWARP_OP_ADD, false);
+	check_reduce_shares(CLWARP_TYPE_UINT, CLWARP_OP_ADD, true);
+	check_reduce_shares(CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, true);
+}
+END_TEST
+
 START_TEST(test_scan)
 {
 	clwarp_engine *e = algo_engine(CLWARP_BACKEND_AUTO, 0);
@@ -247,6 +288,7 @@ add_reduce_scan_tests(TCase *tc)
 {
 	read_test_levels();
 	ADD_ALGORITHMS_TEST(tc, test_reduce);
+	ADD_ALGORITHMS_TEST(tc, test_reduce_shares);
 	ADD_ALGORITHMS_TEST(tc, test_scan);
 	ADD_ALGORITHMS_TEST(tc, test_repeated_calls);
 	ADD_ALGORITHMS_TEST(tc, test_tuning);

@@ -1,12 +1,16 @@
-/* libclwarp algorithms: one-launch reduction. A fixed grid strides over
- * the input with vector loads into independent accumulators, reduces each
- * work-group to one partial, and the last work-group to finish (counted
- * with an atomic) folds the partials and writes the result. */
+/* libclwarp algorithms: one-launch reduction. A fixed grid shares the
+ * input's whole tiles out evenly: each work-group streams a contiguous run
+ * of them, CUB's "even share", which on an H200 read 2-3 % faster than a
+ * grid-wide stride (docs/performance.md, "Reduce: even share"). Vector
+ * loads go into independent accumulators; each work-group reduces to one
+ * partial, and the last work-group to finish (counted with an atomic)
+ * folds the partials and writes the result. `restrict` lets NVIDIA's
+ * compiler load through the read-only cache (ld.global.nc). */
 
 DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 
 
-__kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
+__kernel void clwarp_reduce(global const T *restrict in, ulong n, global T *result,
 			    volatile global T *partials, volatile global uint *counter)
 {
 	local T sm[WARPS];
@@ -15,7 +19,7 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 	uint groups = get_num_groups(0);
 	uint lid = get_local_id(0);
 	ulong nv = n / VEC;
-	global const T_VEC *v = (global const T_VEC *)in;
+	global const T_VEC *restrict v = (global const T_VEC *)in;
 	T acc[REDUCE_UNROLL][VEC];
 
 	/* Scalar accumulators: the same code as vector ones on GPUs, and no
@@ -23,11 +27,18 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 	for (uint u = 0; u < REDUCE_UNROLL; u++)
 		for (uint c = 0; c < VEC; c++)
 			acc[u][c] = ID;
-	ulong i = gid;
-	for (; i + (REDUCE_UNROLL - 1) * threads < nv; i += REDUCE_UNROLL * threads) {
+	/* Work-group g streams tiles [tiles * g / groups, tiles * (g + 1) /
+	 * groups) of WG * REDUCE_UNROLL vectors; the vectors after the last
+	 * whole tile, then the elements after the last whole vector, are
+	 * strided over the grid. */
+	ulong tiles = nv / ((ulong)WG * REDUCE_UNROLL);
+	ulong g = get_group_id(0);
+	ulong t_end = tiles * (g + 1) / groups;
+	for (ulong t = tiles * g / groups; t < t_end; t++) {
+		ulong base = t * (WG * REDUCE_UNROLL) + lid;
 		T_VEC x[REDUCE_UNROLL];
 		for (uint u = 0; u < REDUCE_UNROLL; u++)
-			x[u] = v[i + u * threads];
+			x[u] = v[base + u * WG];
 		for (uint u = 0; u < REDUCE_UNROLL; u++) {
 			T e[VEC];
 			VEC_SPLIT(e, x[u]);
@@ -35,7 +46,7 @@ __kernel void clwarp_reduce(global const T *in, ulong n, global T *result,
 				acc[u][c] = OP(acc[u][c], e[c]);
 		}
 	}
-	for (; i < nv; i += threads) {
+	for (ulong i = tiles * WG * REDUCE_UNROLL + gid; i < nv; i += threads) {
 		T e[VEC];
 		T_VEC x = v[i];
 		VEC_SPLIT(e, x);
