@@ -37,8 +37,13 @@ __kernel void clwarp_reduce(global const T *restrict in, ulong n, global T *resu
 	for (ulong t = tiles * g / groups; t < t_end; t++) {
 		ulong base = t * (WG * REDUCE_UNROLL) + lid;
 		T_VEC x[REDUCE_UNROLL];
+		/* Unrolled: PoCL 5.0 and 6.0 miscompiled this loop nest rolled
+		 * (every result wrong, n = 0 too; docs/algorithms.md, "PoCL 5.0
+		 * and 6.0"). */
+		_Pragma("unroll")
 		for (uint u = 0; u < REDUCE_UNROLL; u++)
 			x[u] = v[base + u * WG];
+		_Pragma("unroll")
 		for (uint u = 0; u < REDUCE_UNROLL; u++) {
 			T e[VEC];
 			VEC_SPLIT(e, x[u]);
