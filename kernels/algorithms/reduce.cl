@@ -1,11 +1,16 @@
 /* libclwarp algorithms: one-launch reduction. A fixed grid shares the
  * input's whole tiles out evenly: each work-group streams a contiguous run
- * of them, CUB's "even share", which on an H200 read 2-3 % faster than a
- * grid-wide stride (docs/performance.md, "Reduce: even share"). Vector
- * loads go into independent accumulators; each work-group reduces to one
- * partial, and the last work-group to finish (counted with an atomic)
- * folds the partials and writes the result. `restrict` lets NVIDIA's
- * compiler load through the read-only cache (ld.global.nc). */
+ * of them (CUB's "even share"), which on an H200 read 2-3 % faster than a
+ * grid-wide stride (docs/performance.md, "Reduce: an even share of
+ * tiles"). Vector loads go into independent accumulators; each work-group
+ * reduces to one partial, and the last work-group to finish (counted with
+ * an atomic) folds the partials and writes the result. `restrict` lets
+ * NVIDIA's compiler load through the read-only cache (ld.global.nc).
+ *
+ * The share's loop counts vectors from lo + lid, like the stride it
+ * replaced: a loop over tile numbers (uniform in the work-group) made
+ * every result wrong on PoCL 5.0 (its vector loops rolled or unrolled) and
+ * on PoCL 6.0 (rolled); docs/algorithms.md, "PoCL 5.0 and 6.0". */
 
 DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 
@@ -27,23 +32,21 @@ __kernel void clwarp_reduce(global const T *restrict in, ulong n, global T *resu
 	for (uint u = 0; u < REDUCE_UNROLL; u++)
 		for (uint c = 0; c < VEC; c++)
 			acc[u][c] = ID;
-	/* Work-group g streams tiles [tiles * g / groups, tiles * (g + 1) /
-	 * groups) of WG * REDUCE_UNROLL vectors; the vectors after the last
-	 * whole tile, then the elements after the last whole vector, are
-	 * strided over the grid. */
-	ulong tiles = nv / ((ulong)WG * REDUCE_UNROLL);
-	ulong g = get_group_id(0);
-	ulong t_end = tiles * (g + 1) / groups;
-	for (ulong t = tiles * g / groups; t < t_end; t++) {
-		ulong base = t * (WG * REDUCE_UNROLL) + lid;
+	/* Work-group g streams vectors [lo, hi): whole tiles of WG *
+	 * REDUCE_UNROLL vectors, tiles * g / groups up to tiles * (g + 1) /
+	 * groups. The vectors after the last whole tile, then the elements
+	 * after the last whole vector, are strided over the grid. */
+	ulong tiles = nv / (WG * REDUCE_UNROLL);
+	ulong group = get_group_id(0);
+	ulong lo = tiles * group / groups * (WG * REDUCE_UNROLL);
+	ulong hi = tiles * (group + 1) / groups * (WG * REDUCE_UNROLL);
+	/* Not unrolled further: nv would put 4 x REDUCE_UNROLL loads in
+	 * flight, and int sums ran 3 % slower so. */
+	_Pragma("unroll 1")
+	for (ulong i = lo + lid; i < hi; i += WG * REDUCE_UNROLL) {
 		T_VEC x[REDUCE_UNROLL];
-		/* Unrolled: PoCL 5.0 and 6.0 miscompiled this loop nest rolled
-		 * (every result wrong, n = 0 too; docs/algorithms.md, "PoCL 5.0
-		 * and 6.0"). */
-		_Pragma("unroll")
 		for (uint u = 0; u < REDUCE_UNROLL; u++)
-			x[u] = v[base + u * WG];
-		_Pragma("unroll")
+			x[u] = v[i + u * WG];
 		for (uint u = 0; u < REDUCE_UNROLL; u++) {
 			T e[VEC];
 			VEC_SPLIT(e, x[u]);
@@ -51,7 +54,7 @@ __kernel void clwarp_reduce(global const T *restrict in, ulong n, global T *resu
 				acc[u][c] = OP(acc[u][c], e[c]);
 		}
 	}
-	for (ulong i = tiles * WG * REDUCE_UNROLL + gid; i < nv; i += threads) {
+	for (ulong i = tiles * (WG * REDUCE_UNROLL) + gid; i < nv; i += threads) {
 		T e[VEC];
 		T_VEC x = v[i];
 		VEC_SPLIT(e, x);
