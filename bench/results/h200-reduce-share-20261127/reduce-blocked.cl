@@ -1,0 +1,84 @@
+/* libclwarp algorithms: one-launch reduction. A fixed grid strides over
+ * the input with vector loads into independent accumulators, reduces each
+ * work-group to one partial, and the last work-group to finish (counted
+ * with an atomic) folds the partials and writes the result. */
+
+DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
+
+
+__kernel void clwarp_reduce(global const T *restrict in, ulong n, global T *result,
+			    volatile global T *partials, volatile global uint *counter)
+{
+	local T sm[WARPS];
+	local uint last_shared;
+	ulong gid = get_global_id(0), threads = get_global_size(0);
+	uint groups = get_num_groups(0);
+	uint lid = get_local_id(0);
+	ulong nv = n / VEC;
+	global const T_VEC *restrict v = (global const T_VEC *)in;
+	T acc[REDUCE_UNROLL][VEC];
+
+	/* Scalar accumulators: the same code as vector ones on GPUs, and no
+	 * vector splats (Oclgrind takes their undefined lanes for data). */
+	for (uint u = 0; u < REDUCE_UNROLL; u++)
+		for (uint c = 0; c < VEC; c++)
+			acc[u][c] = ID;
+	/* Even share: work-group g streams tiles [tiles * g / groups,
+	 * tiles * (g + 1) / groups), each WG * REDUCE_UNROLL vectors. */
+	ulong tiles = nv / ((ulong)WG * REDUCE_UNROLL);
+	ulong g = get_group_id(0);
+	ulong t_end = tiles * (g + 1) / groups;
+	for (ulong t = tiles * g / groups; t < t_end; t++) {
+		ulong base = t * (WG * REDUCE_UNROLL) + lid;
+		T_VEC x[REDUCE_UNROLL];
+		for (uint u = 0; u < REDUCE_UNROLL; u++)
+			x[u] = v[base + u * WG];
+		for (uint u = 0; u < REDUCE_UNROLL; u++) {
+			T e[VEC];
+			VEC_SPLIT(e, x[u]);
+			for (uint c = 0; c < VEC; c++)
+				acc[u][c] = OP(acc[u][c], e[c]);
+		}
+	}
+	for (ulong i = tiles * WG * REDUCE_UNROLL + gid; i < nv; i += threads) {
+		T e[VEC];
+		T_VEC x = v[i];
+		VEC_SPLIT(e, x);
+		for (uint c = 0; c < VEC; c++)
+			acc[0][c] = OP(acc[0][c], e[c]);
+	}
+	T s = acc[0][0];
+	for (uint u = 0; u < REDUCE_UNROLL; u++)
+		for (uint c = u == 0 ? 1 : 0; c < VEC; c++)
+			s = OP(s, acc[u][c]);
+	/* The n % VEC elements after the last whole vector. */
+	if (gid < n - nv * VEC)
+		s = OP(s, in[nv * VEC + gid]);
+
+	s = block_reduce(s, sm, CLWARP_WARP_ARG);
+	/* One work-group (n up to WG * 16, or small n: ALGO_SMALL's wider
+	 * work-group, src/algorithms.c): no partials, no ticket. */
+	if (groups == 1) {
+		if (lid == 0)
+			result[0] = s;
+		return;
+	}
+	if (lid == 0) {
+		value_store(&partials[get_group_id(0)], s);
+		GLOBAL_FENCE();
+		last_shared = atomic_inc(counter) == groups - 1;
+	}
+	barrier(CLK_LOCAL_MEM_FENCE);
+	/* Uniform over the work-group: the whole last work-group goes in. */
+	if (last_shared) {
+		GLOBAL_FENCE();
+		T r = ID;
+		for (uint g = lid; g < groups; g += WG)
+			r = OP(r, value_load(&partials[g]));
+		r = block_reduce(r, sm, CLWARP_WARP_ARG);
+		if (lid == 0) {
+			result[0] = r;
+			atomic_xchg(counter, 0u);
+		}
+	}
+}
