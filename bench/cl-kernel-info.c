@@ -3,10 +3,12 @@
 /*
  * bench/run-select-gpu.sh gives it the PTX that NVIDIA's OpenCL made of
  * libclwarp's clwarp_select (from the program cache). The driver assembles
- * that PTX itself, with its own options, so this is where its register use
- * shows: CL_KERNEL_WORK_GROUP_SIZE is what the registers allow (1024 at up
- * to 64 registers a work-item), to hold against the CUDA port's
- * maxThreadsPerBlock and registers (bench/select-port.cu prints them).
+ * that PTX itself, with its own options. Driver 580.159.04 answered
+ * CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, whatever its registers
+ * (docs/nvidia-driver/README.md, section 4), so the register use shows
+ * in ptxas -v on the same PTX (bench/run-select-gpu.sh does both), to
+ * hold against the CUDA port's maxThreadsPerBlock and registers
+ * (bench/select-port.cu prints them).
  *
  * Usage: cl-kernel-info [-d NAME] FILE...
  *   -d NAME  the first GPU whose name contains NAME (default: the first GPU)
