@@ -189,8 +189,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
 
 /*
  * The one-work-group path for small n, by device kind where the tuning
- * leaves it open. GPUs: work-groups as wide as the device takes (1024 on
- * NVIDIA), so that one of them has many loads in flight, and 2 vectors
+ * leaves it open. GPUs: work-groups as wide as the device takes (1024 asked;
+ * NVIDIA's OpenCL allows 256 for every kernel, so they run 256 wide
+ * there, docs/nvidia-driver/README.md), so that one of them has many
+ * loads in flight, and 2 vectors
  * per work-item (a tile of 8192 4-byte elements; twice that in registers
  * with the next tile's loads); up to 2^14 elements, where on the H100 a
  * one-launch copy of n elements takes 13-16 us and the look-back calls
@@ -249,14 +251,17 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	if (!t->histogram_groups)
 		t->histogram_groups = t->reduce_groups;
 	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
-	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16);
-	 * 256 x 24 then 0.94x that of 256 x 20, and 8-byte keys alone 256 x 10
-	 * (sort_wide_items 20) 0.89x that of 256 x 8 (2^28 ulong keys; both
-	 * with 32-bit look-back words, bench/results/h100-sort-3). */
+	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16),
+	 * and 256 x 24 then 0.94x that of 256 x 20 (bench/results/h100-sort-3).
+	 * 8-byte keys alone on nv: tiles of 256 x 16 (sort_wide_items 32; 84
+	 * registers, 2 work-groups an SM) took 0.90x the time of 256 x 10 on
+	 * an H200 at 2^24-2^28 ulong keys, 0.97-0.99 of CUB, in 4 alternated
+	 * rounds; 256 x 12 took 0.91-0.92x, 256 x 14 0.94-0.95x
+	 * (bench/results/h200-sort-caps-20261127). */
 	if (!t->sort_pairs_items)
 		t->sort_pairs_items = nv ? 24 : t->sort_items ? t->sort_items : 16;
 	if (!t->sort_wide_items)
-		t->sort_wide_items = nv ? 20 : t->sort_items ? t->sort_items : 16;
+		t->sort_wide_items = nv ? 32 : t->sort_items ? t->sort_items : 16;
 	small_defaults(engine, t);
 	return status;
 }
@@ -301,7 +306,12 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups share an SM. 4-byte keys alone sort with 64 (room for 4
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
  * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
- * session 12). Compaction and unique take select_regs, run-length encode
+ * session 12). Pairs of 4-byte keys and values sort with 80 (125
+ * without a cap; 3 work-groups an SM instead of 2, for 52 bytes of
+ * spills): 1.04-1.09x as fast at 2^24-2^28 on an H200, 0.86-0.87 of CUB,
+ * in two jobs of 3 alternated rounds; with tiles of 256 x 16, 20 or 28
+ * under that cap, 0.75-0.87 (docs/performance-sort.md, "Session 26").
+ * Compaction and unique take select_regs, run-length encode
  * and reduce by key runs_regs, and reduce by key on large inputs
  * by_key_regs (default_tuning above). A small variant's
  * one work-group must fit an SM's 65536 registers.
@@ -315,7 +325,11 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 	case ALGO_SORT:
 		if (t->sort_regs)
 			return t->sort_regs;
-		return algo_types[v->type].size == 4 && v->value_type < 0 ? 64 : 0;
+		if (algo_types[v->type].size != 4)
+			return 0;
+		if (v->value_type < 0)
+			return 64;
+		return algo_types[v->value_type].size == 4 ? 80 : 0;
 	case ALGO_COMPACT:
 	case ALGO_UNIQUE:
 		return t->select_regs;
