@@ -256,7 +256,8 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	 * 8-byte keys alone on nv: tiles of 256 x 16 (sort_wide_items 32; 84
 	 * registers, 2 work-groups an SM) took 0.90x the time of 256 x 10 on
 	 * an H200 at 2^24-2^28 ulong keys, 0.97-0.99 of CUB, in 4 alternated
-	 * rounds; 256 x 12 took 0.91-0.92x, 256 x 14 0.94-0.95x
+	 * rounds (256 x 12 took 0.91-0.92x, 256 x 14 0.94-0.95x), and
+	 * 0.88-0.90x on an H100, 0.94-0.98 of CUB
 	 * (bench/results/h200-sort-caps-20261127). */
 	if (!t->sort_pairs_items)
 		t->sort_pairs_items = nv ? 24 : t->sort_items ? t->sort_items : 16;
@@ -306,13 +307,12 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups share an SM. 4-byte keys alone sort with 64 (room for 4
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
  * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
- * session 12). Pairs of 4-byte keys and values sort with 80 (125
- * without a cap; 3 work-groups an SM instead of 2, for 52 bytes of
- * spills): 1.04-1.09x as fast at 2^24-2^28 on an H200, 0.86-0.87 of CUB,
- * in two jobs of 3 alternated rounds; with tiles of 256 x 16, 20 or 28
- * under that cap, 0.75-0.87 (docs/performance-sort.md, "Session 26").
- * Pairs then rank with each key's peers computed in turn (sort.cl):
- * 1.02-1.03x as fast again, 0.88-0.89 of CUB. Compaction and unique take select_regs, run-length encode
+ * session 12). A cap of 80 for pairs of 4-byte keys and values (3
+ * work-groups an SM instead of 2) made them 1.04-1.09x as fast at
+ * 2^24-2^28 on an H200, but with each key's peers then ranked in turn
+ * (1.02-1.03x more on the H200) 1.05-1.13x slower on an H100
+ * (docs/performance-sort.md, "Session 26"), so pairs stay uncapped.
+ * Compaction and unique take select_regs, run-length encode
  * and reduce by key runs_regs, and reduce by key on large inputs
  * by_key_regs (default_tuning above). A small variant's
  * one work-group must fit an SM's 65536 registers.
@@ -326,11 +326,7 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 	case ALGO_SORT:
 		if (t->sort_regs)
 			return t->sort_regs;
-		if (algo_types[v->type].size != 4)
-			return 0;
-		if (v->value_type < 0)
-			return 64;
-		return algo_types[v->value_type].size == 4 ? 80 : 0;
+		return algo_types[v->type].size == 4 && v->value_type < 0 ? 64 : 0;
 	case ALGO_COMPACT:
 	case ALGO_UNIQUE:
 		return t->select_regs;

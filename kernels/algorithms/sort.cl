@@ -356,24 +356,17 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	/* 2. Ranks within the warp. Keys alone: every key's peers first
-	 * (independent ballots), then the chain of position updates. Pairs,
-	 * shorter of registers: each key's peers as it is ranked. */
-#ifndef HAS_VALUES
+	/* 2. Ranks within the warp: every key's peers first (independent
+	 * ballots), then the chain of position updates. */
 	SORT_MASK_T peer_masks[SORT_ITEMS];
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
 	}
-#endif
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
 		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
-#ifdef HAS_VALUES
-		SORT_MASK_T peers = sort_digit_peers(d, CLWARP_WARP_ARG);
-#else
 		SORT_MASK_T peers = peer_masks[k];
-#endif
 		uint top = sort_top_lane(peers);
 		uint at = 0;
 #ifdef CLWARP_BACKEND_NV
