@@ -6,7 +6,8 @@
 //
 // --bits B:E sorts on the (order) bits [B, E) only, as sort-bench --bits
 // does, to time single passes; the order is then not checked. --cases
-// LIST: the cases to run, as sort-bench's (default: all four; the fifth,
+// LIST: the cases to run, as sort-bench's (default: keys-uint, keys-float,
+// pairs-uint, keys-ulong and pairs-ulong, ulong keys with uint values;
 // keys-uint-fbits, uint keys with the float keys' bit patterns, only when
 // named).
 //
@@ -143,7 +144,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 int main(int argc, char **argv)
 {
 	int min_log2 = 16, max_log2 = 26, reps = 20;
-	const char *cases = "keys-uint,keys-float,pairs-uint,keys-ulong";
+	const char *cases = "keys-uint,keys-float,pairs-uint,keys-ulong,pairs-ulong";
 	FILE *tsv = nullptr;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--min-log2"))
@@ -177,6 +178,8 @@ int main(int argc, char **argv)
 		run<uint32_t>("sort_pairs", "uint", true, l, reps, tsv, prop.name);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-ulong"); l += 2)
 		run<uint64_t>("sort_keys", "ulong", false, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-ulong"); l += 2)
+		run<uint64_t>("sort_pairs", "ulong", true, l, reps, tsv, prop.name);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-uint-fbits"); l += 2)
 		run<uint32_t>("sort_keys", "uint-fbits", false, l, reps, tsv, prop.name, true);
 	if (tsv)

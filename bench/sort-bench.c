@@ -12,8 +12,9 @@
  * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
  * --host adds qsort of the same keys (median of 3), the CPU baseline.
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
- * keys-float, pairs-uint, keys-ulong (default: all four), keys-uint-fbits
- * (uint keys with keys-float's bit patterns; only when named).
+ * keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys, uint
+ * values; default: these five), keys-uint-fbits (uint keys with
+ * keys-float's bit patterns; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -44,6 +45,7 @@ static const struct sort_case cases[] = {
 	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0 },
 	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0 },
 	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0 },
+	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0 },
 	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1 },
 };
 
@@ -204,7 +206,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, keys-uint-fbits\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits\n");
 			return 2;
 		}
 	}
