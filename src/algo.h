@@ -55,7 +55,7 @@ struct algo_tuning {
 	unsigned unique_wait;      /* and unique */
 	unsigned unique_poll;
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
-	unsigned sort_pairs_items; /* sort_items for pairs (0: 24 on nv, sort_items elsewhere) */
+	unsigned sort_pairs_items; /* sort_items for pairs (0: 28 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 32 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: algo_tuning_regs's default) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */

@@ -62,11 +62,14 @@ sort_defines(const struct algo_variant *v, struct strbuf *out)
 }
 
 /* Local memory of one clwarp_sort_pass work-group (sort.cl), with the
- * local backend's scratch. */
+ * local backend's scratch. Pairs keep a byte per key of the tile, inside
+ * the warps' digit counts where it fits. */
 static size_t
-sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage)
+sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage, bool pairs)
 {
-	return 256 * (wg / warp_size) * 4 + wg * items * stage + 2 * 256 * 4 +
+	size_t counts = 256 * (wg / warp_size) * 4, tile = wg * items;
+
+	return counts + tile * stage + (pairs && tile > counts ? tile : 0) + 2 * 256 * 4 +
 	       (wg / warp_size) * 4 + 4 + wg * 8;
 }
 
@@ -98,15 +101,16 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 {
 	size_t stage = algo_types[v->type].size;
 	size_t wg = a->wg < 256 ? a->wg : 256;
+	bool pairs = v->value_type >= 0;
 	unsigned items;
 
-	if (v->value_type >= 0 && algo_types[v->value_type].size > stage)
+	if (pairs && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = v->value_type >= 0 ? a->tuning.sort_pairs_items
+	items = pairs ? a->tuning.sort_pairs_items
 	      : stage == 8 ? a->tuning.sort_wide_items : sort_keys_items(a, config, v->type);
 	if (stage == 8)
 		items /= 2;
-	while (sort_local_bytes(wg, items, config->warp_size, stage) > engine->info.local_mem_size) {
+	while (sort_local_bytes(wg, items, config->warp_size, stage, pairs) > engine->info.local_mem_size) {
 		if (items > 4)
 			items /= 2;
 		else if (wg / 2 >= config->warp_size && wg > 32)
@@ -116,7 +120,7 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 		else
 			return set_error(CLWARP_ERROR_TOO_LARGE,
 					 "sorting needs %zu bytes of local memory per work-group; %s has %llu",
-					 sort_local_bytes(wg, items, config->warp_size, stage),
+					 sort_local_bytes(wg, items, config->warp_size, stage, pairs),
 					 engine->info.name, (unsigned long long)engine->info.local_mem_size);
 	}
 	v->wg = wg;

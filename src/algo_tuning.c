@@ -253,6 +253,11 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
 	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16),
 	 * and 256 x 24 then 0.94x that of 256 x 20 (bench/results/h100-sort-3).
+	 * Since the pairs kernel keeps its staged digits in local memory (96
+	 * registers at 24, 128 at 28: still 2 work-groups an SM), 256 x 28
+	 * took 0.96-0.97x the time of the old kernel at 256 x 24 on an H200 at
+	 * 2^24-2^28, 0.83-0.86 of CUB (256 x 32: 134 registers, 1.4x;
+	 * bench/results/h200-h100-sort-copies-20261128, job 9).
 	 * 8-byte keys alone on nv: tiles of 256 x 16 (sort_wide_items 32; 84
 	 * registers, 2 work-groups an SM) took 0.90x the time of 256 x 10 on
 	 * an H200 at 2^24-2^28 ulong keys, 0.97-0.99 of CUB, in 4 alternated
@@ -260,7 +265,7 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	 * 0.88-0.90x on an H100, 0.94-0.98 of CUB
 	 * (bench/results/h200-sort-caps-20261127). */
 	if (!t->sort_pairs_items)
-		t->sort_pairs_items = nv ? 24 : t->sort_items ? t->sort_items : 16;
+		t->sort_pairs_items = nv ? 28 : t->sort_items ? t->sort_items : 16;
 	if (!t->sort_wide_items)
 		t->sort_wide_items = nv ? 32 : t->sort_items ? t->sort_items : 16;
 	small_defaults(engine, t);

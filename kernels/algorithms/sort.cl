@@ -293,6 +293,9 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 {
 	local uint whist[SORT_WARPS * RADIX];
 	local STAGE_T stage[SORT_TILE];
+#if defined(HAS_VALUES) && SORT_TILE > SORT_WARPS * RADIX * 4
+	local uchar stage_digit_own[SORT_TILE];
+#endif
 	local uint digit_start[RADIX];
 	local uint digit_base[RADIX];
 	local uint sm[SORT_WARPS];
@@ -356,17 +359,24 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 
-	/* 2. Ranks within the warp: every key's peers first (independent
-	 * ballots), then the chain of position updates. */
+	/* 2. Ranks within the warp. Keys alone: every key's peers first
+	 * (independent ballots), then the chain of position updates. Pairs,
+	 * short of registers: each key's peers as it is ranked. */
+#ifndef HAS_VALUES
 	SORT_MASK_T peer_masks[SORT_ITEMS];
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
 		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
 	}
+#endif
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
 		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+#ifdef HAS_VALUES
+		SORT_MASK_T peers = sort_digit_peers(d, CLWARP_WARP_ARG);
+#else
 		SORT_MASK_T peers = peer_masks[k];
+#endif
 		uint top = sort_top_lane(peers);
 		uint at = 0;
 #ifdef CLWARP_BACKEND_NV
@@ -387,6 +397,15 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	/* No barrier: nothing has read or written `stage` yet. */
 	for (uint k = 0; k < SORT_ITEMS; k++)
 		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
+#ifdef HAS_VALUES
+	/* The values load once the keys are staged, in the registers the keys
+	 * held, and are in flight through the look-back and the keys'
+	 * stores. */
+	for (uint k = 0; k < SORT_ITEMS; k++) {
+		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
+		value[k] = values_in[base + min(e, valid - 1u)];
+	}
+#endif
 
 	/* 3. Where each digit's run starts in keys_out, less its start in
 	 * the tile. */
@@ -419,25 +438,26 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	/* Runs of equal digits are consecutive in the stage and in keys_out.
 	 * Every load is in the tile; only the stores past the input wait. */
 #ifdef HAS_VALUES
-	uint dst[SORT_ITEMS];
+	/* Each staged key's digit, for its value: in local memory rather than
+	 * SORT_ITEMS registers, laid over whist (free since the ranking) where
+	 * it fits. Each work-item reads back only what it wrote. */
+#if SORT_TILE > SORT_WARPS * RADIX * 4
+	local uchar *stage_digit = stage_digit_own;
+#else
+	local uchar *stage_digit = (local uchar *)whist;
+#endif
 #endif
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
 		KEY_T kv = AS_KEY((KB)stage[i]);
-		uint to = digit_base[sort_digit(sort_order_bits(kv, descending), shift, mask)] + i;
+		uint d = sort_digit(sort_order_bits(kv, descending), shift, mask);
 		if (i < valid)
-			keys_out[to] = kv;
+			keys_out[digit_base[d] + i] = kv;
 #ifdef HAS_VALUES
-		dst[j] = to;
+		stage_digit[i] = (uchar)d;
 #endif
 	}
 #ifdef HAS_VALUES
-	/* The values load only now, as CUB's do: held from the start, they
-	 * took the registers that kept 3 work-groups on an SM. */
-	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		value[k] = values_in[base + min(e, valid - 1u)];
-	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint k = 0; k < SORT_ITEMS; k++)
 		stage[rank[k]] = (STAGE_T)value[k];
@@ -445,7 +465,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
 		if (i < valid)
-			values_out[dst[j]] = (VB)stage[i];
+			values_out[digit_base[stage_digit[i]] + i] = (VB)stage[i];
 	}
 #endif
 }
