@@ -55,8 +55,8 @@ struct algo_tuning {
 	unsigned unique_wait;      /* and unique */
 	unsigned unique_poll;
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
-	unsigned sort_pairs_items; /* sort_items for pairs (0: 28 on nv, sort_items elsewhere) */
-	unsigned sort_wide_items;  /* sort_items for 8-byte keys alone (0: 32 on nv, sort_items elsewhere) */
+	unsigned sort_pairs_items; /* sort_items for pairs of 4 bytes or less (0: 28 on nv, sort_items elsewhere) */
+	unsigned sort_wide_items;  /* sort_items where keys or values take 8 bytes, halved (0: 32 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: algo_tuning_regs's default) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
 	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */

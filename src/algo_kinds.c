@@ -92,8 +92,8 @@ sort_keys_items(const struct algorithms *a, const struct backend_config *config,
 }
 
 /* The sort's work-group and tile: 256 work-items (one per digit) and
- * sort_keys_items keys each (sort_pairs_items for pairs, sort_wide_items
- * for 8-byte keys alone), half that for 8-byte keys or values, fewer
+ * sort_keys_items keys each (sort_pairs_items for 4-byte pairs,
+ * sort_wide_items where keys or values take 8 bytes, halved), fewer
  * where local memory is short. */
 static clwarp_status
 sort_shape(const clwarp_engine *engine, const struct algorithms *a,
@@ -106,8 +106,8 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 
 	if (pairs && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
-	items = pairs ? a->tuning.sort_pairs_items
-	      : stage == 8 ? a->tuning.sort_wide_items : sort_keys_items(a, config, v->type);
+	items = stage == 8 ? a->tuning.sort_wide_items
+	      : pairs ? a->tuning.sort_pairs_items : sort_keys_items(a, config, v->type);
 	if (stage == 8)
 		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage, pairs) > engine->info.local_mem_size) {

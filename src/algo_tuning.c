@@ -255,15 +255,21 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	 * and 256 x 24 then 0.94x that of 256 x 20 (bench/results/h100-sort-3).
 	 * Since the pairs kernel keeps its staged digits in local memory (96
 	 * registers at 24, 128 at 28: still 2 work-groups an SM), 256 x 28
-	 * took 0.96-0.97x the time of the old kernel at 256 x 24 on an H200 at
-	 * 2^24-2^28, 0.83-0.86 of CUB (256 x 32: 134 registers, 1.4x;
-	 * bench/results/h200-h100-sort-copies-20261128, job 9).
+	 * took 0.97-0.99x the time of the old kernel at 256 x 24 on an H100
+	 * at 2^24-2^28 uint pairs, 0.89-0.92 of CUB, and 0.96-0.99x on an
+	 * H200, 0.82-0.84 (256 x 32: 134 registers, 1.4x; 3 alternated
+	 * rounds, bench/results/h100-h200-sort-pairs-20261128).
 	 * 8-byte keys alone on nv: tiles of 256 x 16 (sort_wide_items 32; 84
 	 * registers, 2 work-groups an SM) took 0.90x the time of 256 x 10 on
 	 * an H200 at 2^24-2^28 ulong keys, 0.97-0.99 of CUB, in 4 alternated
 	 * rounds (256 x 12 took 0.91-0.92x, 256 x 14 0.94-0.95x), and
 	 * 0.88-0.90x on an H100, 0.94-0.98 of CUB
-	 * (bench/results/h200-sort-caps-20261127). */
+	 * (bench/results/h200-sort-caps-20261127). Pairs with 8-byte keys
+	 * take the same 256 x 16 (92 registers): ulong keys with uint values
+	 * took 0.85-0.89x the time of 256 x 12 (the old 24 halved; 72
+	 * registers, 3 work-groups an SM) on an H100, 0.90-0.93 of CUB, and
+	 * 1.00x on an H200, 0.82-0.85; 256 x 14 took 0.89-0.91x and 1.04-1.06x
+	 * (bench/results/h100-h200-sort-pairs-20261128). */
 	if (!t->sort_pairs_items)
 		t->sort_pairs_items = nv ? 28 : t->sort_items ? t->sort_items : 16;
 	if (!t->sort_wide_items)
