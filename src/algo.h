@@ -58,6 +58,7 @@ struct algo_tuning {
 	unsigned sort_pairs_items; /* sort_items for pairs of 4 bytes or less (0: 28 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items where keys or values take 8 bytes, halved (0: 32 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: algo_tuning_regs's default) */
+	unsigned sort_pairs_regs;  /* nv, pairs of 4 bytes or less: the same, under sort_regs (0: none) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
 	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */
 	unsigned histogram_regs;   /* nv, histogram: the same (0: none) */
@@ -262,6 +263,9 @@ clwarp_status algo_select_call(const char *fn, enum algo_kind kind, clwarp_engin
 
 /* src/algo_tuning.c */
 clwarp_status algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t);
+/* The defaults (CLWARP_ALGO_TUNING's form) that the device named `device_name`
+ * takes on nv over the backend's, NULL where it takes the backend's. */
+const char *algo_device_tuning(const char *device_name);
 void algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wait, unsigned *poll,
 		      unsigned *nap_groups);
 unsigned algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v);

@@ -11,6 +11,7 @@
 
 #include "engine.h"
 #include "error.h"
+#include "log.h"
 #include "util.h"
 
 /*
@@ -66,6 +67,7 @@ static const struct algo_tuning default_tuning = {
 	.sort_pairs_items = 0,
 	.sort_wide_items = 0,
 	.sort_regs = 0,
+	.sort_pairs_regs = 0,
 	/* Compaction and unique on nv: 64 registers (80 without a cap; 4
 	 * work-groups of 256 an SM instead of 3) made compaction 1.02-1.15x and
 	 * unique 1.03-1.14x as fast at 2^24-2^28 on an H200, for 36 bytes of
@@ -92,9 +94,10 @@ static const struct algo_tuning default_tuning = {
 };
 
 /*
- * CLWARP_ALGO_TUNING="key=value,..." with the keys of struct algo_tuning:
- * for trying other tile and grid shapes in benchmarks (docs/algorithms.md)
- * without rebuilding the library.
+ * "key=value,..." with the keys of struct algo_tuning, over what `t` holds:
+ * CLWARP_ALGO_TUNING, for trying other tile and grid shapes in benchmarks
+ * (docs/algorithms.md) without rebuilding the library, and the defaults
+ * of one device (device_tunings below).
  */
 static clwarp_status
 tuning_parse(const char *text, struct algo_tuning *t)
@@ -145,6 +148,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
 		/* Registers per work-item of the sort kernels on nv (0: no cap). */
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
+		{ "sort_pairs_regs", offsetof(struct algo_tuning, sort_pairs_regs), 0, 255, false },
 		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
 		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
 		{ "histogram_regs", offsetof(struct algo_tuning, histogram_regs), 0, 255, false },
@@ -158,7 +162,6 @@ tuning_parse(const char *text, struct algo_tuning *t)
 	};
 	const char *p = text;
 
-	*t = default_tuning;
 	while (*p) {
 		size_t len = strcspn(p, "=,");
 		size_t k = 0;
@@ -170,7 +173,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, sort_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -220,16 +223,54 @@ small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
 		t->small_vectors = cpu ? 4 : 2;
 }
 
-/* The tuning for one engine: the defaults, CLWARP_ALGO_TUNING over them,
- * then what the tuning leaves open, by backend and device kind. */
+/*
+ * Defaults of one device on nv, over the backend's, for the devices whose
+ * name starts with `name` (CLBlast keeps a database of tunings by device
+ * name in the same way). An entry holds only what was timed against the
+ * backend's defaults on that device, with CUB in the same job; the other
+ * NVIDIA GPUs keep the backend's.
+ */
+static const struct {
+	const char *name;
+	const char *tuning;
+} device_tunings[] = {
+	/* Pairs of 4-byte keys and values: 3 work-groups of 256 an SM at 80
+	 * registers (24 keys a work-item; 36 bytes spilled) took 0.95-0.98x
+	 * the time of 2 at 128 registers (28 keys) on an H200 at 2^24-2^28
+	 * uint pairs, 0.86-0.87 of CUB against 0.82-0.85 (3 alternated rounds,
+	 * bench/results/h200-sort-pairs-cap-20261128). On an H100 the same
+	 * cap cost 1.10-1.18x (docs/performance-sort.md, "Session 27"). */
+	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=24" },
+};
+
+const char *
+algo_device_tuning(const char *device_name)
+{
+	for (size_t i = 0; device_name && i < ARRAY_LENGTH(device_tunings); i++) {
+		const char *name = device_tunings[i].name;
+
+		if (strncmp(device_name, name, strlen(name)) == 0)
+			return device_tunings[i].tuning;
+	}
+	return NULL;
+}
+
+/* The tuning for one engine: the defaults, the device's own defaults over
+ * them (nv), CLWARP_ALGO_TUNING over those, then what the tuning leaves
+ * open, by backend and device kind. */
 clwarp_status
 algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 {
 	const char *text = getenv("CLWARP_ALGO_TUNING");
+	const char *own = nv ? algo_device_tuning(engine->info.name) : NULL;
 	clwarp_status status = CLWARP_OK;
 
 	*t = default_tuning;
-	if (text)
+	if (own) {
+		log_info(&engine->logger, "algorithms: %s's defaults: %s", engine->info.name, own);
+		status = tuning_parse(own, t);
+	}
+	if (status == CLWARP_OK && text)
 		status = tuning_parse(text, t);
 	/* Run-length encode and reduce by key on nv: tiles of 256 x 8 vectors
 	 * took 0.73-0.89x the time of 128 x 4 on the H100 (2^24-2^28 uint
@@ -322,7 +363,8 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups an SM instead of 2) made them 1.04-1.09x as fast at
  * 2^24-2^28 on an H200, but with each key's peers then ranked in turn
  * (1.02-1.03x more on the H200) 1.05-1.13x slower on an H100
- * (docs/performance-sort.md, "Session 26"), so pairs stay uncapped.
+ * (docs/performance-sort.md, "Session 26"), so pairs of 4-byte keys and
+ * values take sort_pairs_regs: no cap, but 80 on an H200 (device_tunings).
  * Compaction and unique take select_regs, run-length encode
  * and reduce by key runs_regs, and reduce by key on large inputs
  * by_key_regs (default_tuning above). A small variant's
@@ -337,7 +379,10 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 	case ALGO_SORT:
 		if (t->sort_regs)
 			return t->sort_regs;
-		return algo_types[v->type].size == 4 && v->value_type < 0 ? 64 : 0;
+		if (v->value_type < 0)
+			return algo_types[v->type].size == 4 ? 64 : 0;
+		return algo_types[v->type].size < 8 && algo_types[v->value_type].size < 8
+			       ? t->sort_pairs_regs : 0;
 	case ALGO_COMPACT:
 	case ALGO_UNIQUE:
 		return t->select_regs;

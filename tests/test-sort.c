@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "algo-testutil.h"
+#include "algo.h"   /* algo_device_tuning */
 #include "sort-reference.h"
 
 /*
@@ -362,35 +363,85 @@ START_TEST(test_sort_local_widths)
 }
 END_TEST
 
-/*
- * Both kinds of pass, whichever this device takes by itself (docs/
- * algorithms-design.md, "Sort: one pass per digit"): _i = 0 the wait-free passes
- * (the default on CPU devices), 1 the look-back (the default elsewhere),
- * through CLWARP_ALGO_TUNING's sort_lookback added to what the variable
- * already says (CI's Oclgrind run sets sort_items there). Several tiles,
- * a partial one, 8-byte keys, and an odd pass count (the copy back).
- */
-START_TEST(test_sort_passes)
+/* CLWARP_ALGO_TUNING with `more` added to what it already says (CI's
+ * Oclgrind run sets sort_items there); returns what it said, for
+ * restore_tuning. */
+static char *
+add_tuning(const char *more)
 {
 	const char *had = getenv("CLWARP_ALGO_TUNING");
 	char *saved = had ? strdup(had) : NULL;
 	char text[256];
+
+	snprintf(text, sizeof(text), "%s%s%s", saved ? saved : "", saved && *saved ? "," : "", more);
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", text, 1), 0);
+	return saved;
+}
+
+static void
+restore_tuning(char *saved)
+{
+	if (saved)
+		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", saved, 1), 0);
+	else
+		unsetenv("CLWARP_ALGO_TUNING");
+	free(saved);
+}
+
+/*
+ * Both kinds of pass, whichever this device takes by itself (docs/
+ * algorithms-design.md, "Sort: one pass per digit"): _i = 0 the wait-free passes
+ * (the default on CPU devices), 1 the look-back (the default elsewhere),
+ * through CLWARP_ALGO_TUNING's sort_lookback. Several tiles, a partial
+ * one, 8-byte keys, and an odd pass count (the copy back).
+ */
+START_TEST(test_sort_passes)
+{
+	char more[32];
+	char *saved;
 	clwarp_engine *e;
 
-	snprintf(text, sizeof(text), "%s%ssort_lookback=%d", saved ? saved : "",
-		 saved && *saved ? "," : "", _i);
-	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", text, 1), 0);
+	snprintf(more, sizeof(more), "sort_lookback=%d", _i);
+	saved = add_tuning(more);
 	e = test_engine(NULL);
 	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile + 5, PATTERN_FEW, false, 0, 40);
 	check_sort(e, CLWARP_TYPE_FLOAT, -1, 2 * tile + 1, PATTERN_SPECIAL, true, 0, 41);
 	check_sort(e, CLWARP_TYPE_LONG, CLWARP_TYPE_UINT, 3 * tile / 2 + 1, PATTERN_RANDOM, false,
 		   CLWARP_SORT_BITS(0, 24), 42);
 	clwarp_engine_free(e);
-	if (saved)
-		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", saved, 1), 0);
-	else
-		unsetenv("CLWARP_ALGO_TUNING");
-	free(saved);
+	restore_tuning(saved);
+}
+END_TEST
+
+/*
+ * One device's own defaults (src/algo_tuning.c, device_tunings) on
+ * whichever device runs the tests, so that every GPU check builds and
+ * checks them: the H200's pairs (24 keys a work-item and, on nv, 80
+ * registers). Several tiles and a partial one, both directions, and value
+ * types of 4 and 2 bytes. Other GPUs, the H100 among them, keep nv's
+ * defaults.
+ */
+START_TEST(test_sort_device_tunings)
+{
+	const char *h200 = algo_device_tuning("NVIDIA H200");
+	size_t tile24 = 256 * 24;
+	clwarp_engine *e;
+	char *saved;
+
+	ck_assert_ptr_nonnull(h200);
+	ck_assert_ptr_eq(algo_device_tuning("NVIDIA H200 NVL"), h200);
+	ck_assert_ptr_null(algo_device_tuning("NVIDIA H100 80GB HBM3"));
+	ck_assert_ptr_null(algo_device_tuning("NVIDIA GH200 480GB"));
+	ck_assert_ptr_null(algo_device_tuning(NULL));
+
+	saved = add_tuning(h200);
+	e = test_engine(NULL);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 5 * tile24 + 7, PATTERN_RANDOM, false, 0, 50);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile24 + 1, PATTERN_FEW, true, 0, 51);
+	check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_INT, 2 * tile24 + 3, PATTERN_SPECIAL, false, 0, 52);
+	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_USHORT, tile24 + 9, PATTERN_RANDOM, true, 0, 53);
+	clwarp_engine_free(e);
+	restore_tuning(saved);
 }
 END_TEST
 
@@ -497,5 +548,6 @@ main(void)
 		test_add_loop_halved(tc, test_sort_local_widths, 2, 0);   /* quick: W = 8 */
 	if (test_wanted("test_sort_passes"))
 		tcase_add_loop_test(tc, test_sort_passes, 0, 2);
+	ADD_TEST(tc, test_sort_device_tunings);
 	return test_main(s);
 }

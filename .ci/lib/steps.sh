@@ -87,9 +87,10 @@ step_test() {
 	# PoCL is a CPU device, so the sort above took its wait-free passes;
 	# the look-back passes (Onesweep, the default on GPUs, which CI does
 	# not have) again, at the reduced sizes: every kernel path, pairs,
-	# several calls in flight, the narrow and wide local warps.
+	# several calls in flight, the narrow and wide local warps, an H200's
+	# pairs tiles (src/algo_tuning.c, device_tunings).
 	CLWARP_BACKEND=local CLWARP_ALGO_TUNING=sort_lookback=1 CLWARP_TEST_QUICK=1 \
-		CLWARP_TEST_ONLY=test_sort_small,test_sort_pairs,test_sort_events,test_sort_local_widths \
+		CLWARP_TEST_ONLY=test_sort_small,test_sort_pairs,test_sort_events,test_sort_local_widths,test_sort_device_tunings \
 		meson test -C build --print-errorlogs --suite sort || rc=1
 	# Pairs in nv's tiles (256 x 28; 256 x 16 where keys or values take 8
 	# bytes, src/algo_tuning.c), which otherwise only the GPU check runs.
