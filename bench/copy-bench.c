@@ -4,10 +4,11 @@
  * (staged through the engine's pinned chunks, src/staging.c). */
 /* SPDX-License-Identifier: MIT */
 /*
- * Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]
+ * Usage: copy-bench [--max SIZE | --sizes LIST] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]
  *
  * Sizes 4 KiB, 16 KiB, ... up to SIZE (default 1G; K, M and G suffixes),
- * capped by the device's largest allocation. For each size and direction,
+ * or the sizes of LIST (comma-separated, e.g. 16M,24M,32M), capped by the
+ * device's largest allocation. For each size and direction,
  * the median over R runs (default 5) of the wall time of blocking copies
  * (small sizes repeated within a run to reach about 4 MiB), for
  *   pageable:      clEnqueueWrite/ReadBuffer (blocking) with malloc'd memory;
@@ -34,12 +35,14 @@
 #include "clwarp/clwarp.h"
 
 #define MAX_REPS 101
+#define MAX_SIZES 32
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "Usage: copy-bench [--max SIZE] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]\n"
-		   "  --max SIZE     largest copy (default 1G; K, M, G suffixes)\n"
+	fprintf(f, "Usage: copy-bench [--max SIZE | --sizes LIST] [--reps R] [--device SPEC] [--tsv FILE] [--profiling]\n"
+		   "  --max SIZE     largest copy (default 1G; K, M, G suffixes); sizes 4K, 16K, ... up to it\n"
+		   "  --sizes LIST   these sizes instead, comma-separated (e.g. 16M,24M,32M; at most 32)\n"
 		   "  --reps R       runs per size, the median is shown (default 5, at most 101)\n"
 		   "  --device SPEC  \"P:D\", \"cpu\", \"gpu\" or a name substring\n"
 		   "  --tsv FILE     also write dir, bytes, path, GB/s lines to FILE\n"
@@ -115,9 +118,10 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 int
 main(int argc, char **argv)
 {
-	enum { OPT_MAX = 256, OPT_REPS, OPT_DEVICE, OPT_TSV, OPT_PROFILING };
+	enum { OPT_MAX = 256, OPT_SIZES, OPT_REPS, OPT_DEVICE, OPT_TSV, OPT_PROFILING };
 	static const struct option options[] = {
 		{ "max", required_argument, NULL, OPT_MAX },
+		{ "sizes", required_argument, NULL, OPT_SIZES },
 		{ "reps", required_argument, NULL, OPT_REPS },
 		{ "device", required_argument, NULL, OPT_DEVICE },
 		{ "tsv", required_argument, NULL, OPT_TSV },
@@ -125,7 +129,8 @@ main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	size_t max = (size_t)1 << 30;
+	size_t max = (size_t)1 << 30, sizes[MAX_SIZES];
+	unsigned nsizes = 0;
 	int reps = 5, c, pinned = 0;
 	clwarp_engine_options eo;
 	clwarp_engine *e = NULL;
@@ -143,6 +148,18 @@ main(int argc, char **argv)
 		case OPT_MAX:
 			if (parse_size(optarg, &max) != 0)
 				return bad_usage("--max takes a size of at least 4K, e.g. 64M");
+			break;
+		case OPT_SIZES:
+			max = 0;
+			for (char *item = strtok(optarg, ","); item; item = strtok(NULL, ",")) {
+				if (nsizes == MAX_SIZES || parse_size(item, &sizes[nsizes]) != 0)
+					return bad_usage("--sizes takes up to 32 sizes of at least 4K, e.g. 16M,24M,32M");
+				if (sizes[nsizes] > max)
+					max = sizes[nsizes];
+				nsizes++;
+			}
+			if (!nsizes)
+				return bad_usage("--sizes takes up to 32 sizes of at least 4K, e.g. 16M,24M,32M");
 			break;
 		case OPT_REPS:
 			reps = atoi(optarg);
@@ -177,6 +194,10 @@ main(int argc, char **argv)
 		die("engine");
 	if (max > clwarp_engine_device_info(e)->max_alloc_size)
 		max = (size_t)clwarp_engine_device_info(e)->max_alloc_size;
+	/* Without --sizes: 4K, 16K, ... up to max. */
+	if (!nsizes)
+		for (size_t bytes = 4096; bytes <= max && nsizes < MAX_SIZES; bytes *= 4)
+			sizes[nsizes++] = bytes;
 
 	/* The pageable and the staged path copy the same malloc'd memory. */
 	host[PAGEABLE] = host[STAGED] = malloc(max);
@@ -208,8 +229,12 @@ main(int argc, char **argv)
 	       "# cw/raw = clwarp-pinned / raw-pinned\n");
 	printf("%-5s %11s %9s %9s %9s %9s %10s %11s %7s\n", "dir", "bytes", "pageable", "raw-pin",
 	       "clwarp-pin", "staged", "staged/raw", "staged/pgbl", "cw/raw");
-	for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+	for (unsigned si = 0; si < nsizes; si++) {
+		size_t bytes = sizes[si];
 		cl_mem buf = NULL;
+
+		if (bytes > max)
+			continue;
 		int inner = bytes >= ((size_t)4 << 20) ? 1 : (int)(((size_t)4 << 20) / bytes);
 
 		if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, NULL, &buf) != CLWARP_OK)
@@ -244,8 +269,6 @@ main(int argc, char **argv)
 			return 1;
 		}
 		clReleaseMemObject(buf);
-		if (bytes > max / 4)
-			break;
 	}
 	clEnqueueUnmapMemObject(clwarp_engine_queue(e), raw_mem, host[RAW], 0, NULL, NULL);
 	clFinish(clwarp_engine_queue(e));
