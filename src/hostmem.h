@@ -30,6 +30,11 @@ cl_int host_pin(clwarp_engine *engine, size_t bytes, cl_mem *mem, void **host);
  * driver frees it once the commands queued before it have run. */
 void host_unpin(clwarp_engine *engine, cl_mem mem, void *host);
 
+/* memcpy into host memory that a device reads next (a pinned chunk about
+ * to be DMA'd), bypassing the CPU's caches where it can (x86's
+ * non-temporal stores). Visible to the device once it returns. */
+void host_copy_for_device(void *dst, const void *src, size_t n);
+
 /* Whether @p ptr points into one of the engine's clwarp_host_alloc blocks. */
 bool host_in_block(clwarp_engine *engine, const void *ptr);
 

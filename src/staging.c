@@ -34,6 +34,13 @@
 #define DEFAULT_CHUNK ((size_t)2 << 20)
 #define DEFAULT_CHUNKS 32u
 #define DEFAULT_THREADS 12u
+/* Writes below this fill their chunks with non-temporal stores
+ * (host_copy_for_device): staged over pinned, 16 MiB writes went from
+ * 0.40 to 0.53 with them on an H200's host (8 rounds) and from 0.41 to
+ * 0.54 on an H100's (6), 64 MiB ones tied (0.71 / 0.73, 0.70 / 0.70), and
+ * 256 MiB ones lost (0.85 to 0.78, 0.84 to 0.73; docs/copies.md, "Host
+ * memory traffic against the DMA"). */
+#define DEFAULT_STREAM ((size_t)64 << 20)
 /* Pieces smaller than this cost more in enqueues than they overlap. */
 #define PIECE_MIN ((size_t)64 << 10)
 /* Bytes per host thread at least: waking a thread costs tens of
@@ -51,6 +58,7 @@ staging_init(struct staging *s)
 	s->threshold = DEFAULT_THRESHOLD;
 	s->chunk = DEFAULT_CHUNK;
 	s->chunks = DEFAULT_CHUNKS;
+	s->stream = DEFAULT_STREAM;
 	/* More memcpy threads than cores only take turns. */
 	s->threads = cpus > 0 && (unsigned long)cpus < DEFAULT_THREADS ? (unsigned)cpus : DEFAULT_THREADS;
 	workers_init(&s->workers);
@@ -87,13 +95,14 @@ clwarp_status
 staging_configure(struct staging *s, const char *text)
 {
 	static const char keys_help[] =
-		"expected key=value[,key=value...] with keys threshold, chunk, chunks, threads, force";
+		"expected key=value[,key=value...] with keys threshold, chunk, stream, chunks, threads, force";
 	static const struct {
 		const char *key;
 		unsigned long long lo, hi;
 	} keys[] = {
 		{ "threshold", 0, SIZE_MAX },
 		{ "chunk", 1, (unsigned long long)1 << 30 },
+		{ "stream", 0, SIZE_MAX },
 		{ "chunks", 0, STAGING_MAX_CHUNKS },
 		{ "threads", 1, 64 },
 		{ "force", 0, 1 },
@@ -115,12 +124,13 @@ staging_configure(struct staging *s, const char *text)
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 					 "CLWARP_STAGING=\"%s\": %s must be a whole number from %llu to %llu%s",
 					 text, keys[k].key, keys[k].lo, keys[k].hi,
-					 k < 2 ? " (K, M and G suffixes allowed)" : "");
+					 k < 3 ? " (K, M and G suffixes allowed)" : "");
 		switch (k) {
 		case 0: s->threshold = (size_t)v; break;
 		case 1: s->chunk = (size_t)v; break;
-		case 2: s->chunks = (unsigned)v; break;
-		case 3: s->threads = (unsigned)v; break;
+		case 2: s->stream = (size_t)v; break;
+		case 3: s->chunks = (unsigned)v; break;
+		case 4: s->threads = (unsigned)v; break;
 		default: s->force = v != 0; break;
 		}
 		p = *end ? end + 1 : end;
@@ -334,7 +344,10 @@ enqueue(struct lane *l, size_t at, size_t n, unsigned seq, void *chunk, cl_event
 	cl_int err;
 
 	if (c->write) {
-		memcpy(chunk, c->host + at, n);
+		if (c->bytes < c->e->staging.stream)
+			host_copy_for_device(chunk, c->host + at, n);
+		else
+			memcpy(chunk, c->host + at, n);
 		if (p)
 			p->copied = staging_trace_now(&c->trace);
 		err = clEnqueueWriteBuffer(q, c->buffer, CL_FALSE, c->offset + at, n, chunk, 0, NULL, ev);

@@ -27,6 +27,7 @@ struct staging {
 	unsigned chunks;             /* chunks at most; 0: never stage */
 	unsigned threads;            /* host threads copying per call, the caller included */
 	bool force;                  /* stage where the driver pins nothing too (tests) */
+	size_t stream;               /* writes below it fill chunks with host_copy_for_device; 0: never */
 	bool failed;                 /* pinning failed once: direct from then on */
 	struct staging_chunk slot[STAGING_MAX_CHUNKS];
 	struct workers workers;      /* the copies' host threads, started on first use */

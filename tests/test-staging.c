@@ -24,7 +24,7 @@ static const char *const knobs[] = {
 	"force=1,threshold=0,chunk=1000,chunks=8,threads=3",
 	"force=1,threshold=0,chunk=4096,chunks=2,threads=1",
 	"force=1,threshold=0,chunk=33333,chunks=16,threads=4",
-	"force=1,threshold=0,chunk=70000,chunks=4,threads=2",
+	"force=1,threshold=0,chunk=70000,chunks=4,threads=2,stream=0",
 };
 
 /* The library's "staged ..." debug messages: proof that a copy was
@@ -268,7 +268,7 @@ END_TEST
 START_TEST(test_bad_knobs)
 {
 	static const char *const bad[] = {
-		"chunk=0", "chunks=65", "threads=0", "threads=65", "force=2", "bogus=1", "threshold",
+		"chunk=0", "chunks=65", "threads=0", "threads=65", "force=2", "stream=-1", "stream=1Q", "bogus=1", "threshold",
 		"chunk=12Q", "chunk=2G", "chunk=-1", "chunk=", ",", "threshold=99999999999999999999",
 	};
 	clwarp_engine_options o;
