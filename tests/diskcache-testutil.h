@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check-main.h"
 #include "diskcache.h"
 #include "sha256.h"
 
@@ -233,17 +234,11 @@ diskcache_test_main(const char *name, void (*add_tests)(TCase *tc))
 {
 	Suite *s = suite_create(name);
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	add_tests(tc);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(s);
 }
 
 #endif

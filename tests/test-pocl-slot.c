@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "check-main.h"
 #include "pocl_slot.h"
 
 static clwarp_device_info
@@ -68,15 +69,9 @@ main(void)
 {
 	Suite *s = suite_create("pocl-slot");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_which_platforms);
 	tcase_add_test(tc, test_slots_apart);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(s);
 }

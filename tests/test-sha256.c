@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check-main.h"
 #include "sha256.h"
 
 static void
@@ -194,11 +195,5 @@ sha256_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(sha256_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(sha256_suite());
 }

@@ -490,11 +490,5 @@ warp_ops_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(warp_ops_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(warp_ops_suite());
 }

@@ -504,11 +504,5 @@ warp_sort_suite(void)
 int
 main(void)
 {
-	SRunner *sr = srunner_create(warp_sort_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(warp_sort_suite());
 }

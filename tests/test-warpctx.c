@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check-main.h"
 #include "warpctx.h"
 
 /* The rewrite of `in` in one mode (warpctx.h). */
@@ -356,8 +357,6 @@ main(void)
 {
 	Suite *s = suite_create("warpctx");
 	TCase *tc = tcase_create("main");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_nested_helpers_and_prototypes);
 	tcase_add_test(tc, test_multiline_declarator);
@@ -374,9 +373,5 @@ main(void)
 	tcase_add_test(tc, test_error_pasted_name);
 	tcase_add_test(tc, test_error_other_cases);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return test_main(s);
 }

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check-main.h"
 #include "pocl_kcache.h"
 #include "clwarp/clwarp.h"
 #include "test-env.h"
@@ -275,18 +276,6 @@ test_add_loop_halved(TCase *tc, const TTest *test, int count, int phase)
 	for (int i = 0; i < count; i++)
 		if (!test_quick() || i % 2 == phase)
 			tcase_add_loop_test(tc, test, i, i + 1);
-}
-
-static inline int
-test_main(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
 #endif
