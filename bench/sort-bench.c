@@ -14,7 +14,8 @@
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
  * keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys, uint
  * values; default: these five), keys-uint-fbits (uint keys with
- * keys-float's bit patterns; only when named).
+ * keys-float's bit patterns; only when named), keys-float-nan (keys-float
+ * with a NaN of its own payload every 1024 keys; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -38,15 +39,21 @@ struct sort_case {
 	 * float keys' data does from what their code does; run only when
 	 * --cases names it. Its TSV type is "uint-fbits". */
 	int float_bits;
+	/* Set: a NaN every NAN_EVERY float keys (TSV type "float-nan"), so
+	 * that sorts of keys with NaNs can be timed; only when named. */
+	int nans;
 };
 
+#define NAN_EVERY 1024
+
 static const struct sort_case cases[] = {
-	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0 },
-	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0 },
-	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0 },
-	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0 },
-	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0 },
-	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0 },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0 },
+	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0, 0 },
+	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0 },
+	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -131,18 +138,34 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 }
 
 /* The sorted keys, checked on the host for order (uint and ulong as
- * unsigned, float by value, NaN-free data). */
+ * unsigned, float by value); with NaNs, the numbers first and then every
+ * NaN of `input`, bit for bit, in input order. */
 static void
-check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, size_t n)
+check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, const void *input, size_t n)
 {
-	size_t ks = clwarp_type_size(c->key);
+	size_t ks = clwarp_type_size(c->key), numbers = n;
 	uint8_t *h = malloc(n * ks);
 
 	if (!h || clwarp_buffer_read(e, keys, 0, n * ks, h) != CLWARP_OK) {
 		fprintf(stderr, "sort-bench: reading the result failed\n");
 		exit(1);
 	}
-	for (size_t i = 1; i < n; i++) {
+	if (c->nans) {
+		const uint32_t *in = input, *out = (const uint32_t *)h;
+
+		numbers = n - n / NAN_EVERY;
+		for (size_t i = 0, j = numbers; i < n; i++) {
+			if (!isnan(((const float *)input)[i]))
+				continue;
+			if (j >= n || out[j] != in[i]) {
+				fprintf(stderr, "sort-bench: %s n=%zu: NaN %zu of the input (0x%08x) is not at %zu\n",
+					c->op, n, i, in[i], j);
+				exit(1);
+			}
+			j++;
+		}
+	}
+	for (size_t i = 1; i < numbers; i++) {
 		int bad = c->key == CLWARP_TYPE_FLOAT ? ((float *)h)[i - 1] > ((float *)h)[i]
 			  : ks == 4 ? ((uint32_t *)h)[i - 1] > ((uint32_t *)h)[i]
 				    : ((uint64_t *)h)[i - 1] > ((uint64_t *)h)[i];
@@ -206,7 +229,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan\n");
 			return 2;
 		}
 	}
@@ -233,7 +256,7 @@ main(int argc, char **argv)
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
 
-		if (!case_wanted(case_list, c->name) || (c->float_bits && !case_list))
+		if (!case_wanted(case_list, c->name) || ((c->float_bits || c->nans) && !case_list))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
@@ -251,7 +274,10 @@ main(int argc, char **argv)
 			for (size_t i = 0; i < n; i++) {
 				uint64_t x = bench_splitmix(&rng);
 
-				if (c->key == CLWARP_TYPE_FLOAT || c->float_bits)
+				if (c->nans && i % NAN_EVERY == NAN_EVERY - 1)   /* payload and sign from x */
+					((uint32_t *)h)[i] = (0x7f800001u + (uint32_t)(x % 0x7fffffu)) |
+							     (uint32_t)(x >> 63) << 31;
+				else if (c->key == CLWARP_TYPE_FLOAT || c->float_bits)
 					((float *)h)[i] = (float)((double)(int64_t)x * 0x1p-40);
 				else if (ks == 4)
 					((uint32_t *)h)[i] = (uint32_t)x;
@@ -268,7 +294,7 @@ main(int argc, char **argv)
 				die("buffers", s);
 			timed_sort(e, c, pk, k, pv, v, n);   /* build, allocate, warm up */
 			if (!sort_flags)
-				check_sorted(e, c, k, n);
+				check_sorted(e, c, k, h, n);
 			for (int i = 0; i < r; i++)
 				t[i] = timed_sort(e, c, pk, k, pv, v, n);
 			ms = bench_median(t, r);
@@ -287,7 +313,8 @@ main(int argc, char **argv)
 				}
 				host_ms = bench_median(hs, 3);
 			}
-			const char *type_label = c->float_bits ? "uint-fbits" : type_names[c->key];
+			const char *type_label = c->float_bits ? "uint-fbits"
+						 : c->nans ? "float-nan" : type_names[c->key];
 
 			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_label, l, ms,
 			       (double)n / ms * 1e-3);
