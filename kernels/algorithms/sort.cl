@@ -45,9 +45,9 @@
  * loads them (sign bit set: every bit; else the sign bit), the last pass
  * flips them back as it stores them, and the passes between move and rank
  * plain unsigned words: IEEE 754's totalOrder, NaNs by sign and payload,
- * as CUB sorts floats. That measured 4-7 % faster than the NaN rule
- * below, whose test the passes pay at every use of a key
- * (docs/performance-sort.md, session 30).
+ * as CUB sorts floats. That took 0.92-0.99x the time of the NaN rule
+ * below, whose test the passes pay at every use of a key, on an H100 and
+ * an H200 (docs/performance-sort.md, session 30).
  */
 CLWARP_INLINE KEY_T sort_word(KEY_T key, uint mode)
 {
