@@ -15,7 +15,9 @@
  * keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys, uint
  * values; default: these five), keys-uint-fbits (uint keys with
  * keys-float's bit patterns; only when named), keys-float-nan (keys-float
- * with a NaN of its own payload every 1024 keys; only when named).
+ * with a NaN of its own payload every 1024 keys; only when named),
+ * keys-float-total (keys-float in IEEE totalOrder, CLWARP_SORT_TOTAL_ORDER;
+ * only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -42,18 +44,21 @@ struct sort_case {
 	/* Set: a NaN every NAN_EVERY float keys (TSV type "float-nan"), so
 	 * that sorts of keys with NaNs can be timed; only when named. */
 	int nans;
+	/* Set: CLWARP_SORT_TOTAL_ORDER (TSV type "float-total"); only when named. */
+	int total_order;
 };
 
 #define NAN_EVERY 1024
 
 static const struct sort_case cases[] = {
-	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0 },
-	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0 },
-	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0 },
-	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0 },
-	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0, 0 },
-	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0 },
-	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0, 0 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 0 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0, 0 },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0, 0 },
+	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0, 0, 0 },
+	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0, 0 },
+	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1, 0 },
+	{ "keys-float-total", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -124,10 +129,12 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 	clFinish(q);
 	clEnqueueMarkerWithWaitList(q, 0, NULL, &mark);
 	clFlush(q);
+	unsigned flags = sort_flags | (c->total_order ? CLWARP_SORT_TOTAL_ORDER : 0);
+
 	if (c->value >= 0)
-		s = clwarp_sort_pairs(e, c->key, keys, (clwarp_type)c->value, values, n, sort_flags, &last);
+		s = clwarp_sort_pairs(e, c->key, keys, (clwarp_type)c->value, values, n, flags, &last);
 	else
-		s = clwarp_sort_keys(e, c->key, keys, n, sort_flags, &last);
+		s = clwarp_sort_keys(e, c->key, keys, n, flags, &last);
 	if (s != CLWARP_OK)
 		die(c->op, s);
 	clFinish(q);
@@ -229,7 +236,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total\n");
 			return 2;
 		}
 	}
@@ -256,7 +263,8 @@ main(int argc, char **argv)
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
 
-		if (!case_wanted(case_list, c->name) || ((c->float_bits || c->nans) && !case_list))
+		if (!case_wanted(case_list, c->name) ||
+		    ((c->float_bits || c->nans || c->total_order) && !case_list))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
@@ -314,7 +322,8 @@ main(int argc, char **argv)
 				host_ms = bench_median(hs, 3);
 			}
 			const char *type_label = c->float_bits ? "uint-fbits"
-						 : c->nans ? "float-nan" : type_names[c->key];
+						 : c->nans ? "float-nan"
+						 : c->total_order ? "float-total" : type_names[c->key];
 
 			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_label, l, ms,
 			       (double)n / ms * 1e-3);

@@ -116,7 +116,8 @@ struct algo_variant {
 	enum algo_kind kind;
 	clwarp_type type;
 	clwarp_op op;
-	int inclusive;
+	int inclusive;         /* scan, rows: inclusive; sort: float keys in IEEE totalOrder
+				  (CLWARP_SORT_TOTAL_ORDER, sort.cl's SORT_FLOAT_WORDS) */
 	char *predicate;
 	int value_type;        /* sort, runs: the values' clwarp_type, -1 for keys only */
 	size_t wg;             /* the work-group size its kernels are built for */

@@ -34,19 +34,22 @@ bits_of_size(size_t size)
 
 /* The sort's key defines (sort.cl): the bits type and the kind of order.
  * Keys and values of 1 and 2 bytes load, stage and store as uchar and
- * ushort (byte-addressable stores are core since OpenCL 1.1). */
+ * ushort (byte-addressable stores are core since OpenCL 1.1). Floats in
+ * IEEE totalOrder (v->inclusive) sort as their unsigned words. */
 static void
 sort_defines(const struct algo_variant *v, struct strbuf *out)
 {
 	const struct type_desc *t = &algo_types[v->type];
-	const char *kb = t->bits;
+	const char *kb = t->bits, *key = v->inclusive ? kb : t->name;
 	size_t stage = t->size;
-	int order = t->is_float ? 2 : t->is_signed;
+	int order = v->inclusive ? 0 : t->is_float ? 2 : t->is_signed;
 
 	strbuf_printf(out, "#define KEY_T %s\n#define KB %s\n#define KEY_BITS %zu\n"
 			   "#define AS_KEY as_%s\n#define AS_KB as_%s\n#define KEY_ORDER %d\n"
 			   "#define SORT_ITEMS %u\n",
-		      t->name, kb, 8 * t->size, t->name, kb, order, v->vectors);
+		      key, kb, 8 * t->size, key, kb, order, v->vectors);
+	if (v->inclusive)
+		strbuf_puts(out, "#define SORT_FLOAT_WORDS 1\n");
 	if (v->value_type >= 0) {
 		size_t vsize = algo_types[v->value_type].size;
 
@@ -80,15 +83,18 @@ sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage, bo
  * 0.95-1.00x the time of 16 without the cap, and float keys 0.95-0.98x
  * that of 16 with it; float keys with 22 or more lost up to 1.75x
  * (docs/performance-sort.md, session 12; int keys, one XOR more than
- * uint's, were not timed). */
+ * uint's, were not timed). Floats in totalOrder move as words and take
+ * 24: such passes took 0.97-1.00x the time at 24 that they took at 20 from
+ * 2^26 on an H100 and an H200 (session 30). */
 static unsigned
-sort_keys_items(const struct algorithms *a, const struct backend_config *config, clwarp_type type)
+sort_keys_items(const struct algorithms *a, const struct backend_config *config,
+		const struct algo_variant *v)
 {
 	if (a->tuning.sort_items)
 		return a->tuning.sort_items;
-	if (config->backend != CLWARP_BACKEND_NV || algo_types[type].size != 4)
+	if (config->backend != CLWARP_BACKEND_NV || algo_types[v->type].size != 4)
 		return 16;
-	return algo_types[type].is_float ? 20 : 24;
+	return algo_types[v->type].is_float && !v->inclusive ? 20 : 24;
 }
 
 /* The sort's work-group and tile: 256 work-items (one per digit) and
@@ -107,7 +113,7 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	if (pairs && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
 	items = stage == 8 ? a->tuning.sort_wide_items
-	      : pairs ? a->tuning.sort_pairs_items : sort_keys_items(a, config, v->type);
+	      : pairs ? a->tuning.sort_pairs_items : sort_keys_items(a, config, v);
 	if (stage == 8)
 		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage, pairs) > engine->info.local_mem_size) {

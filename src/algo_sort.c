@@ -11,7 +11,11 @@
 
 #define SORT_RADIX 256u
 #define SORT_FLAG_BIT_RANGE 0x2u
-#define SORT_KNOWN_FLAGS (CLWARP_SORT_DESCENDING | SORT_FLAG_BIT_RANGE | 0xffff00u)
+#define SORT_KNOWN_FLAGS \
+	(CLWARP_SORT_DESCENDING | SORT_FLAG_BIT_RANGE | CLWARP_SORT_TOTAL_ORDER | 0xffff00u)
+/* The passes' mode bits beside descending (kernels/algorithms/sort.cl). */
+#define SORT_MODE_IN_RAW 0x2u
+#define SORT_MODE_OUT_RAW 0x4u
 
 clwarp_status
 algo_sort_bit_range(const char *fn, unsigned flags, unsigned key_bits, unsigned *begin,
@@ -19,7 +23,7 @@ algo_sort_bit_range(const char *fn, unsigned flags, unsigned key_bits, unsigned 
 {
 	if (flags & ~SORT_KNOWN_FLAGS)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-				 "%s: unknown flags 0x%x (CLWARP_SORT_DESCENDING and CLWARP_SORT_BITS(begin, end) are known)",
+				 "%s: unknown flags 0x%x (CLWARP_SORT_DESCENDING, CLWARP_SORT_TOTAL_ORDER and CLWARP_SORT_BITS(begin, end) are known)",
 				 fn, flags & ~SORT_KNOWN_FLAGS);
 	if (!(flags & SORT_FLAG_BIT_RANGE)) {
 		if (flags & 0xffff00u)
@@ -47,6 +51,7 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 	size_t key_bytes = 0, value_bytes = 0, ksize, vsize = 0, wg, tile, tiles = 0, groups;
 	unsigned begin = 0, end = 0, passes;
 	cl_uint descending = flags & CLWARP_SORT_DESCENDING;
+	bool total_order;
 	clwarp_status status;
 
 	/* Values only move, as bits: a double value needs no cl_khr_fp64. */
@@ -75,8 +80,10 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 	if (status != CLWARP_OK)
 		return status;
 
-	status = algo_call_begin(&c, fn, engine, ALGO_SORT, key_type, CLWARP_OP_ADD, 0, NULL,
-				 value_type, n, event);
+	/* Integer keys' order is total already: one variant serves both. */
+	total_order = (flags & CLWARP_SORT_TOTAL_ORDER) && algo_types[key_type].is_float;
+	status = algo_call_begin(&c, fn, engine, ALGO_SORT, key_type, CLWARP_OP_ADD, total_order,
+				 NULL, value_type, n, event);
 	if (status == CLWARP_OK && n <= 1)
 		return algo_call_end(&c, algo_call_marker(&c), event);
 	if (status != CLWARP_OK)
@@ -115,6 +122,10 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		unsigned shift = begin + 8 * p;
 		unsigned bits = end - shift < 8 ? end - shift : 8;
 		cl_uint epoch = 0;
+		/* Total-order floats: words between the first load and the last
+		 * store (sort.cl). Other keys ignore these bits. */
+		cl_uint mode = descending | (p == 0 ? SORT_MODE_IN_RAW : 0) |
+			       (p + 1 == passes ? SORT_MODE_OUT_RAW : 0);
 
 		if (value_type >= 0) {
 			vfrom = p % 2 ? a->sort_values : values;
@@ -123,21 +134,21 @@ algo_sort(const char *fn, clwarp_engine *engine, clwarp_type key_type, cl_mem ke
 		if (a->sort_wait_free) {
 			/* Count, scan the counts, scatter: no waits (sort.cl). */
 			status = algo_call_launch(&c, 3, tiles * wg, "bluuut", from, (cl_ulong)n,
-						  descending, shift, (1u << bits) - 1u, a->sort_counts);
+						  mode, shift, (1u << bits) - 1u, a->sort_counts);
 			if (status == CLWARP_OK)
 				status = algo_call_launch(&c, 4, wg, "tutu", a->sort_counts, (cl_uint)tiles,
 							  a->sort_bins, p);
 			if (status == CLWARP_OK)
 				status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuutt", from, to,
 							  vfrom, vto, (cl_ulong)n, (cl_uint)tiles, epoch,
-							  descending, shift, (1u << bits) - 1u, p,
+							  mode, shift, (1u << bits) - 1u, p,
 							  a->sort_bins, a->sort_counts);
 			continue;
 		}
 		status = algo_lookback_prepare(&c, tiles * SORT_RADIX, sizeof(cl_uint), &epoch);
 		if (status == CLWARP_OK)
 			status = algo_call_launch(&c, 2, tiles * wg, "bbbbluuuuuutttt", from, to, vfrom,
-						  vto, (cl_ulong)n, (cl_uint)tiles, epoch, descending,
+						  vto, (cl_ulong)n, (cl_uint)tiles, epoch, mode,
 						  shift, (1u << bits) - 1u, p, a->sort_bins,
 						  a->counter, a->tile_words, a->tile_slots);
 	}

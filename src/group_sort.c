@@ -41,7 +41,8 @@ struct sample {
  * A key's place in the sort's order as a number: the order bits of
  * kernels/algorithms/sort.cl (sort_order_bits: the sign bit flipped for
  * signed integers, IEEE total order for floats, all bits flipped for
- * descending, NaN all ones both ways), cut to the bit range. Two keys sort
+ * descending, NaN all ones both ways unless CLWARP_SORT_TOTAL_ORDER), cut
+ * to the bit range. Two keys sort
  * in the order of their ranks; equal ranks keep their input order.
  */
 static uint64_t
@@ -70,7 +71,8 @@ key_rank(const struct sort_job *j, const void *key)
 		unsigned mant = j->ksize == 8 ? 52 : 23;
 		uint64_t exp_mask = (all >> 1) & ~((1ull << mant) - 1);
 
-		if ((b & exp_mask) == exp_mask && (b & ((1ull << mant) - 1)))
+		if (!(j->flags & CLWARP_SORT_TOTAL_ORDER) && (b & exp_mask) == exp_mask &&
+		    (b & ((1ull << mant) - 1)))
 			return (all >> j->begin) & mask;   /* NaN: last either way */
 		b ^= (b & top) ? all : top;
 	} else if (algo_types[j->key_type].is_signed) {

@@ -72,10 +72,7 @@ check_group_sort(clwarp_group *g, clwarp_type t, int value_type, size_t n, enum 
 	ck_assert_uint_eq(out_offsets[count], n);
 	ck_assert_clwarp_ok(clwarp_group_gather(g, kout, ks, out_offsets, got_k));
 
-	ref_type = t;
-	ref_descending = descending;
-	ref_begin = bits ? (bits >> 8) & 0xff : 0;
-	ref_end = bits ? (bits >> 16) & 0xff : 0;
+	ref_order(t, descending, bits);
 	qsort(ref, n, sizeof(*ref), ref_compare);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_msg(get_bits(got_k, ks, i) == ref[i].bits,
@@ -127,6 +124,11 @@ START_TEST(test_group_sort_types)
 	}
 	check_group_sort(g, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, n, PATTERN_SPECIAL, false, 0, 0, 7);
 	check_group_sort(g, CLWARP_TYPE_FLOAT, -1, n, PATTERN_SPECIAL, true, 0, 0, 8);
+	/* IEEE totalOrder: NaNs split by sign, ordered by payload (key_rank). */
+	check_group_sort(g, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, n, PATTERN_SPECIAL, true,
+			 CLWARP_SORT_TOTAL_ORDER, 0, 13);
+	check_group_sort(g, CLWARP_TYPE_FLOAT, -1, n, PATTERN_SPECIAL, false, CLWARP_SORT_TOTAL_ORDER,
+			 0, 14);
 	/* 1- and 2-byte keys (the splitters' ranks read 1 and 2 bytes) and values. */
 	check_group_sort(g, CLWARP_TYPE_CHAR, -1, n, PATTERN_RANDOM, true, 0, 0, 9);
 	check_group_sort(g, CLWARP_TYPE_USHORT, CLWARP_TYPE_UCHAR, n, PATTERN_FEW, false, 0, 0, 10);

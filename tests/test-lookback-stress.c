@@ -383,9 +383,7 @@ stress_sort(clwarp_engine *e, const struct call *c, uint64_t *rs)
 	} else {
 		ck_assert_clwarp_ok(clwarp_sort_keys(e, c->type, kb, n, c->flags, NULL));
 	}
-	ref_type = c->type;
-	ref_descending = (c->flags & CLWARP_SORT_DESCENDING) != 0;
-	ref_begin = ref_end = 0;
+	ref_order(c->type, (c->flags & CLWARP_SORT_DESCENDING) != 0, c->flags);
 	qsort(ref, n, sizeof(*ref), ref_compare);
 	got_k = device_read(e, kb, n * 4);
 	if (pairs)

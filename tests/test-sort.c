@@ -69,10 +69,7 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 	if (n && vs)
 		ck_assert_clwarp_ok(clwarp_buffer_read(e, vb, 0, n * vs, got_v));
 
-	ref_type = t;
-	ref_descending = descending;
-	ref_begin = bits ? (bits >> 8) & 0xff : 0;
-	ref_end = bits ? (bits >> 16) & 0xff : 0;
+	ref_order(t, descending, bits);
 	qsort(ref, n, sizeof(*ref), ref_compare);
 	for (size_t i = 0; i < n; i++) {
 		ck_assert_msg(get_bits(got_k, ks, i) == ref[i].bits,
@@ -253,6 +250,37 @@ START_TEST(test_sort_bit_range)
 			   11 + r);
 		check_sort(e, CLWARP_TYPE_UINT, -1, n, PATTERN_RANDOM, r % 2 == 0, bits, 21 + r);
 	}
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* CLWARP_SORT_TOTAL_ORDER: float and double keys in IEEE totalOrder (NaNs
+ * of every payload and sign among them), keys and pairs, both directions,
+ * around the tiles, with a bit range, and integer keys, whose order it
+ * leaves as it is. */
+START_TEST(test_sort_total_order)
+{
+	clwarp_engine *e = test_engine(NULL);
+	const unsigned total = CLWARP_SORT_TOTAL_ORDER;
+	size_t sizes[] = { 1, 300, tile + 1, 3 * tile + 5, 37 * tile + 123 };
+	size_t count = quick ? 4 : 5;
+
+	for (size_t i = 0; i < count; i++) {
+		bool down = i % 2 != 0;
+
+		check_sort(e, CLWARP_TYPE_FLOAT, -1, sizes[i], PATTERN_SPECIAL, down, total, 60 + i);
+		check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, sizes[i], PATTERN_SPECIAL, !down,
+			   total, 70 + i);
+		check_sort(e, key_type_at(e, CLWARP_TYPE_DOUBLE), -1, sizes[i], PATTERN_SPECIAL, down,
+			   total, 80 + i);
+	}
+	check_sort(e, CLWARP_TYPE_FLOAT, -1, 2 * tile + 3, PATTERN_RANDOM, false, total, 90);
+	check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_UINT, 2 * tile + 3, PATTERN_SPECIAL, true,
+		   total | CLWARP_SORT_BITS(16, 32), 91);
+	check_sort(e, CLWARP_TYPE_FLOAT, -1, tile + 7, PATTERN_SPECIAL, false,
+		   total | CLWARP_SORT_BITS(0, 24), 92);
+	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_UINT, tile + 1, PATTERN_RANDOM, true, total, 93);
+	check_sort(e, CLWARP_TYPE_SHORT, -1, 1000, PATTERN_FEW, false, total, 94);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -542,6 +570,7 @@ main(void)
 				     (int)(sizeof(narrow_pairs) / sizeof(narrow_pairs[0])), 1);
 	ADD_TEST(tc, test_sort_patterns);
 	ADD_TEST(tc, test_sort_bit_range);
+	ADD_TEST(tc, test_sort_total_order);
 	ADD_TEST(tc, test_sort_narrow_bit_range);
 	ADD_TEST(tc, test_sort_events);
 	if (test_wanted("test_sort_local_widths"))

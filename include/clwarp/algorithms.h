@@ -200,6 +200,15 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
 /** clwarp_sort_* flag: largest key first (equal keys still keep their order). */
 #define CLWARP_SORT_DESCENDING 0x1u
 /**
+ * clwarp_sort_* flag: float and double keys in IEEE 754 totalOrder, as
+ * CUB sorts them: NaNs by sign and payload, negative ones before -inf and
+ * positive ones after +inf (descending: the reverse), instead of every NaN
+ * last in input order; faster on NVIDIA GPUs (docs/performance-sort.md,
+ * session 30).
+ * Other keys sort the same either way.
+ */
+#define CLWARP_SORT_TOTAL_ORDER 0x4u
+/**
  * clwarp_sort_* flag: sort on bits [begin, end) of the keys' order bits
  * only, like CUB's begin_bit/end_bit: fewer passes (one per 8 bits) for
  * keys known to be small; end is at most the key's width (8 for char and
@@ -214,7 +223,9 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
  * Stable radix sort of @p n keys of @p type (any clwarp_type) in place,
  * ascending unless @p flags has CLWARP_SORT_DESCENDING. Signed integers
  * (char, short, int, long) sort in two's complement order; floats in IEEE
- * total order (-0.0 before +0.0), with NaNs last in either direction.
+ * total order (-0.0 before +0.0), with NaNs last in either direction
+ * (in input order, bits kept), or every key in IEEE totalOrder with
+ * CLWARP_SORT_TOTAL_ORDER.
  * One pass per 8 bits: 1 for 1-byte keys, 2 for 2-byte ones. n must be
  * below 2^32. The engine keeps a second buffer of n keys between calls.
  */

@@ -5,6 +5,9 @@
  *   KEY_T, KB, KEY_BITS   the key type, its same-width unsigned type, its width
  *   AS_KEY, AS_KB         reinterpretations between the two
  *   KEY_ORDER             0 unsigned, 1 signed integer, 2 floating point
+ *   SORT_FLOAT_WORDS      set: floats in IEEE totalOrder (CLWARP_SORT_TOTAL_ORDER),
+ *                         sorted as unsigned words, their bits flipped (KEY_T
+ *                         and KB: uint or ulong; KEY_ORDER 0)
  *   HAS_VALUES, VB        pairs: values move as this unsigned type
  *   STAGE_T               the local staging type (the wider of KB and VB)
  *   SORT_ITEMS            keys per work-item in a tile
@@ -32,13 +35,45 @@
  * see ALGO_LANE() in common.cl. */
 #define LID ((uint)get_local_id(0))
 
+/* The `mode` word of the histogram and the passes. */
+#define SORT_DESCENDING 1u
+#define SORT_IN_RAW 2u    /* SORT_FLOAT_WORDS: the keys read are floats, not words */
+#define SORT_OUT_RAW 4u   /* SORT_FLOAT_WORDS: the keys written are floats */
+
+/*
+ * With SORT_FLOAT_WORDS the first pass flips each float's bits as it
+ * loads them (sign bit set: every bit; else the sign bit), the last pass
+ * flips them back as it stores them, and the passes between move and rank
+ * plain unsigned words: IEEE 754's totalOrder, NaNs by sign and payload,
+ * as CUB sorts floats. That took 0.92-0.99x the time of the NaN rule
+ * below, whose test the passes pay at every use of a key, on an H100 and
+ * an H200 (docs/performance-sort.md, session 30).
+ */
+CLWARP_INLINE KEY_T sort_word(KEY_T key, uint mode)
+{
+#ifdef SORT_FLOAT_WORDS
+	if (mode & SORT_IN_RAW)
+		key ^= (KB)(-(KB)(key >> (KEY_BITS - 1))) | KB_TOP;
+#endif
+	return key;
+}
+
+CLWARP_INLINE KEY_T sort_unword(KEY_T key, uint mode)
+{
+#ifdef SORT_FLOAT_WORDS
+	if (mode & SORT_OUT_RAW)
+		key ^= (KB)(-(KB)((key >> (KEY_BITS - 1)) ^ (KB)1)) | KB_TOP;
+#endif
+	return key;
+}
+
 /*
  * The key as unsigned bits that sort in the wanted order: the sign bit
  * flipped for signed integers, IEEE total order for floats (-0.0 before
  * +0.0), every bit flipped for descending. NaNs sort last both ways, in
  * their original order.
  */
-CLWARP_INLINE KB sort_order_bits(KEY_T key, uint descending)
+CLWARP_INLINE KB sort_order_bits(KEY_T key, uint mode)
 {
 	KB b = AS_KB(key);
 #if KEY_ORDER == 2
@@ -48,19 +83,19 @@ CLWARP_INLINE KB sort_order_bits(KEY_T key, uint descending)
 #elif KEY_ORDER == 1
 	b ^= KB_TOP;
 #endif
-	return descending ? ~b : b;
+	return mode & SORT_DESCENDING ? ~b : b;
 }
 
 /* A key whose order bits are all ones (the highest digit in every pass):
  * it pads the last tile. */
-CLWARP_INLINE KEY_T sort_pad_key(uint descending)
+CLWARP_INLINE KEY_T sort_pad_key(uint mode)
 {
 #if KEY_ORDER == 2
 	return AS_KEY((KB)((KB)~(KB)0 >> 1));   /* a NaN: last both ways */
 #elif KEY_ORDER == 1
-	return AS_KEY((KB)(descending ? KB_TOP : (KB)~KB_TOP));
+	return AS_KEY((KB)(mode & SORT_DESCENDING ? KB_TOP : (KB)~KB_TOP));
 #else
-	return AS_KEY((KB)(descending ? (KB)0 : (KB)~(KB)0));
+	return AS_KEY((KB)(mode & SORT_DESCENDING ? (KB)0 : (KB)~(KB)0));
 #endif
 }
 
@@ -77,7 +112,7 @@ CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
  */
 #define HIST_ITEMS 8
 #define HIST_CHUNK (WG * HIST_ITEMS)
-__kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint descending,
+__kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint mode,
 				    uint begin, uint end, volatile global uint *bins)
 {
 	local uint counts[PASSES_MAX * RADIX];
@@ -97,7 +132,7 @@ __kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint desc
 		for (uint j = 0; j < HIST_ITEMS; j++) {
 			if (c + j * WG + LID >= n)
 				break;
-			KB bits = sort_order_bits(k[j], descending);
+			KB bits = sort_order_bits(sort_word(k[j], mode | SORT_IN_RAW), mode);
 			for (uint p = 0; p < PASSES_MAX; p++) {
 				uint shift = begin + 8u * p;
 				uint mask = (1u << min(8u, end - shift)) - 1u;
@@ -198,7 +233,7 @@ __kernel void clwarp_sort_offsets(volatile global uint *bins)
  * tile_counts[tile * RADIX + digit]. Tiles are those of clwarp_sort_pass,
  * one work-group each.
  */
-__kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint descending, uint shift,
+__kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint mode, uint shift,
 				uint mask, global uint *tile_counts)
 {
 	local uint counts[RADIX];
@@ -212,8 +247,8 @@ __kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint descendi
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
 		if (i < valid)
-			atomic_inc(&counts[sort_digit(sort_order_bits(keys[base + i], descending),
-						      shift, mask)]);
+			atomic_inc(&counts[sort_digit(sort_order_bits(sort_word(keys[base + i], mode),
+									mode), shift, mask)]);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
 	for (uint d = LID; d < RADIX; d += WG)
@@ -288,7 +323,7 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #endif
 __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
 			       global const VB *values_in, global VB *values_out, ulong n,
-			       uint tiles, uint epoch, uint descending, uint shift, uint mask,
+			       uint tiles, uint epoch, uint mode, uint shift, uint mask,
 			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
 {
 	local uint whist[SORT_WARPS * RADIX];
@@ -319,8 +354,8 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	 * holds the pad key, so that no digit below needs a test. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint e = (ALGO_WARP() * SORT_ITEMS + k) * CLWARP_WARP_SIZE + ALGO_LANE();
-		key[k] = keys_in[base + min(e, valid - 1u)];
-		key[k] = e < valid ? key[k] : sort_pad_key(descending);
+		key[k] = sort_word(keys_in[base + min(e, valid - 1u)], mode);
+		key[k] = e < valid ? key[k] : sort_pad_key(mode);
 	}
 	for (uint d = ALGO_LANE(); d < RADIX; d += CLWARP_WARP_SIZE)
 		whist[ALGO_WARP() * RADIX + d] = 0;
@@ -328,7 +363,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 
 	/* 1. Digit counts per warp, then per digit down the warps. */
 	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		uint d = sort_digit(sort_order_bits(key[k], mode), shift, mask);
 		atomic_inc(&whist[ALGO_WARP() * RADIX + d]);
 	}
 	barrier(CLK_LOCAL_MEM_FENCE);
@@ -365,13 +400,13 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 #ifndef HAS_VALUES
 	SORT_MASK_T peer_masks[SORT_ITEMS];
 	for (uint k = 0; k < SORT_ITEMS; k++) {
-		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		uint d = sort_digit(sort_order_bits(key[k], mode), shift, mask);
 		peer_masks[k] = sort_digit_peers(d, CLWARP_WARP_ARG);
 	}
 #endif
 	for (uint k = 0; k < SORT_ITEMS; k++) {
 		uint lane = ALGO_LANE(), w = ALGO_WARP();
-		uint d = sort_digit(sort_order_bits(key[k], descending), shift, mask);
+		uint d = sort_digit(sort_order_bits(key[k], mode), shift, mask);
 #ifdef HAS_VALUES
 		SORT_MASK_T peers = sort_digit_peers(d, CLWARP_WARP_ARG);
 #else
@@ -450,9 +485,9 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	for (uint j = 0; j < SORT_ITEMS; j++) {
 		uint i = LID + j * WG;
 		KEY_T kv = AS_KEY((KB)stage[i]);
-		uint d = sort_digit(sort_order_bits(kv, descending), shift, mask);
+		uint d = sort_digit(sort_order_bits(kv, mode), shift, mask);
 		if (i < valid)
-			keys_out[digit_base[d] + i] = kv;
+			keys_out[digit_base[d] + i] = sort_unword(kv, mode);
 #ifdef HAS_VALUES
 		stage_digit[i] = (uchar)d;
 #endif
