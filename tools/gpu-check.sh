@@ -129,11 +129,31 @@ stress() {
 	part "$name" CLWARP_STRESS_FIRST="$first" CLWARP_STRESS_CALLS="$calls" "$@" -- lookback-stress
 }
 
+# checked_source: the commit under test. Where the tree built differs from
+# it (uncommitted or untracked files, as when the device machine is sent a
+# working tree), it names that tree too, so the check can be matched to a
+# commit by `git rev-parse COMMIT^{tree}`.
+checked_source() {
+	local head tree index
+	head=$(git rev-parse --short HEAD 2>/dev/null) || { echo "unknown (not a git tree)"; return; }
+	index=$(mktemp)
+	cp "$(git rev-parse --git-path index)" "$index"
+	tree=$(GIT_INDEX_FILE=$index git add -A 2>/dev/null &&
+		GIT_INDEX_FILE=$index git write-tree)
+	rm -f "$index"
+	if [[ $tree == "$(git rev-parse 'HEAD^{tree}')" ]]; then
+		echo "$head"
+	else
+		echo "$head with changes: tree ${tree:0:12}"
+	fi
+}
+
 main() {
 	local start=$SECONDS log line name
 	local -A result=()
+	local source=${CLWARP_GPU_CHECK_COMMIT:-$(checked_source)}
 	LANES=()
-	echo "GPU check of ${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)} on" \
+	echo "GPU check of $source on" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'no nvidia-smi')"
 	configure || { echo "0 passed, 1 failed"; exit 1; }
 	# An empty list would make meson run every test.
@@ -170,7 +190,7 @@ main() {
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	done
 	python3 tools/gpu-status-page.py "$((SECONDS - start))" \
-		"${CLWARP_GPU_CHECK_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null)}" \
+		"$source" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" \
 		"$PARTS" "$BUILD" >"$BUILD/gpu-status.md"
 	echo "(the text for docs/gpu-status.md: $BUILD/gpu-status.md)"
