@@ -6,8 +6,9 @@
 //
 // --bits B:E sorts on the (order) bits [B, E) only, as sort-bench --bits
 // does, to time single passes; the order is then not checked. --cases
-// LIST: the cases to run, as sort-bench's (default: keys-uint, keys-float,
-// pairs-uint, keys-ulong and pairs-ulong, ulong keys with uint values;
+// LIST: the cases to run, as sort-bench's (default: keys-uint, keys-int,
+// keys-float, pairs-uint, keys-ulong and pairs-ulong, ulong keys with uint
+// values;
 // keys-uint-fbits, uint keys with the float keys' bit patterns, only when
 // named).
 //
@@ -41,6 +42,7 @@ static int begin_bit = 0, end_bit = 0;   // end_bit 0: every bit of the key
 
 template <typename K> static K make_key(uint64_t x);
 template <> uint32_t make_key<uint32_t>(uint64_t x) { return (uint32_t)x; }
+template <> int32_t make_key<int32_t>(uint64_t x) { return (int32_t)(uint32_t)x; }
 template <> uint64_t make_key<uint64_t>(uint64_t x) { return x; }
 template <> float make_key<float>(uint64_t x) { return (float)((double)(int64_t)x * 0x1p-40); }
 
@@ -144,7 +146,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 int main(int argc, char **argv)
 {
 	int min_log2 = 16, max_log2 = 26, reps = 20;
-	const char *cases = "keys-uint,keys-float,pairs-uint,keys-ulong,pairs-ulong";
+	const char *cases = "keys-uint,keys-int,keys-float,pairs-uint,keys-ulong,pairs-ulong";
 	FILE *tsv = nullptr;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--min-log2"))
@@ -172,6 +174,8 @@ int main(int argc, char **argv)
 	printf("%-10s %-6s %5s %12s %12s\n", "op", "type", "log2", "median ms", "Mkeys/s");
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-uint"); l += 2)
 		run<uint32_t>("sort_keys", "uint", false, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-int"); l += 2)
+		run<int32_t>("sort_keys", "int", false, l, reps, tsv, prop.name);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-float"); l += 2)
 		run<float>("sort_keys", "float", false, l, reps, tsv, prop.name);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-uint"); l += 2)

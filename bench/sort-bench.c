@@ -12,8 +12,8 @@
  * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
  * --host adds qsort of the same keys (median of 3), the CPU baseline.
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
- * keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys, uint
- * values; default: these five), keys-uint-fbits (uint keys with
+ * keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys,
+ * uint values; default: these six), keys-uint-fbits (uint keys with
  * keys-float's bit patterns; only when named), keys-float-nan (keys-float
  * with a NaN of its own payload every 1024 keys; only when named),
  * keys-float-total (keys-float in IEEE totalOrder, CLWARP_SORT_TOTAL_ORDER;
@@ -52,6 +52,7 @@ struct sort_case {
 
 static const struct sort_case cases[] = {
 	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0, 0 },
+	{ "keys-int", "sort_keys", CLWARP_TYPE_INT, -1, 0, 0, 0 },
 	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 0 },
 	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0, 0 },
 	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0, 0 },
@@ -144,8 +145,8 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 	return ms;
 }
 
-/* The sorted keys, checked on the host for order (uint and ulong as
- * unsigned, float by value); with NaNs, the numbers first and then every
+/* The sorted keys, checked on the host for order (int as signed, uint and
+ * ulong as unsigned, float by value); with NaNs, the numbers first and then every
  * NaN of `input`, bit for bit, in input order. */
 static void
 check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, const void *input, size_t n)
@@ -174,6 +175,7 @@ check_sorted(clwarp_engine *e, const struct sort_case *c, cl_mem keys, const voi
 	}
 	for (size_t i = 1; i < numbers; i++) {
 		int bad = c->key == CLWARP_TYPE_FLOAT ? ((float *)h)[i - 1] > ((float *)h)[i]
+			  : c->key == CLWARP_TYPE_INT ? ((int32_t *)h)[i - 1] > ((int32_t *)h)[i]
 			  : ks == 4 ? ((uint32_t *)h)[i - 1] > ((uint32_t *)h)[i]
 				    : ((uint64_t *)h)[i - 1] > ((uint64_t *)h)[i];
 		if (bad) {
@@ -236,7 +238,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total\n");
 			return 2;
 		}
 	}
