@@ -30,9 +30,9 @@ nvcc_pid=$!
 ninja -C "$BUILD" bench/sort-bench || status=1
 wait "$nvcc_pid" || { echo "run-sort-gpu: nvcc failed"; status=1; }
 
-timeout 300 "$BUILD/bench/sort-bench" --device gpu --max-log2 "$MAX_LOG2" --reps "$REPS" \
+timeout 400 "$BUILD/bench/sort-bench" --device gpu --max-log2 "$MAX_LOG2" --reps "$REPS" \
 	--tsv "$OUT/sort-clwarp.tsv" || { echo "run-sort-gpu: sort-bench exited with $?"; status=1; }
-timeout 200 "$BUILD-cuda/cub-sort-bench" --max-log2 "$MAX_LOG2" --reps "$REPS" \
+timeout 300 "$BUILD-cuda/cub-sort-bench" --max-log2 "$MAX_LOG2" --reps "$REPS" \
 	--tsv "$OUT/sort-cub.tsv" || { echo "run-sort-gpu: cub-sort-bench exited with $?"; status=1; }
 
 # op type n: CUB's median / libclwarp's median.
