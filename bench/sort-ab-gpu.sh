@@ -12,7 +12,9 @@
 # Variants with the same patch share one build. Knobs: CASES (sort-bench
 # --cases, default pairs-uint), MIN_LOG2/MAX_LOG2 (24/28), REPS (10),
 # ROUNDS (3), LIMIT (seconds after which no new round starts, 420),
-# DEVICE (sort-bench --device, gpu), ARCH (nvcc -arch, sm_90).
+# DEVICE (sort-bench --device, gpu), ARCH (nvcc -arch, sm_90), BITS
+# (--bits B:E for both programs: only those bits, and no order check, so
+# that a variant which does not sort, made only to time a part, can run).
 #
 # Writes OUTDIR/ROUND-LABEL.tsv and .log for every variant and
 # OUTDIR/ROUND-cub.tsv where CUB builds and runs (nvcc and an NVIDIA GPU);
@@ -24,7 +26,7 @@
 # build or a run failed.
 set -uo pipefail
 
-[[ $# -ge 2 ]] || { sed -n '4,13p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '4,17p' "$0"; exit 2; }
 OUTDIR=$(mkdir -p "$1" && cd "$1" && pwd) || exit 1
 shift
 # One build per distinct patch ("-": this tree as it is); paths are the caller's.
@@ -75,6 +77,7 @@ done
 echo "sort-ab: built in $SECONDS s; $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 
 args=(--device "$DEVICE" --min-log2 "$MIN_LOG2" --max-log2 "$MAX_LOG2" --reps "$REPS" --cases "$CASES")
+[[ -n ${BITS:-} ]] && args+=(--bits "$BITS")
 for ((r = 1; r <= ROUNDS; r++)); do
 	for i in "${!labels[@]}"; do
 		l=${labels[$i]}
