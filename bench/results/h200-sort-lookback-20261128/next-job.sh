@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The next job (not run yet): split the look-back's cost from the scatter's
+# writes, and time the sort passes' look-back naps (branch sort-naps).
+# Copy nolb.diff, spread.diff and naps.diff (unless sort-naps is merged:
+# then the naps variants need only their tuning) under .device/exp/ first.
+set -uo pipefail
+source .device/opencl-env.sh >/dev/null 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+mkdir -p "$OUT/j"
+BITS=0:32 CASES=pairs-uint,keys-uint ROUNDS=3 LIMIT=120 bash bench/sort-ab-gpu.sh "$OUT/j/split" \
+	base nolb:.device/exp/nolb.diff spread:.device/exp/spread.diff
+CASES=pairs-uint,keys-uint ROUNDS=3 LIMIT=200 bash bench/sort-ab-gpu.sh "$OUT/j/naps" \
+	base naps0:.device/exp/naps.diff \
+	naps-both:.device/exp/naps.diff:sort_wait=1150,sort_poll=76 \
+	naps-wait:.device/exp/naps.diff:sort_wait=1150 \
+	naps-poll:.device/exp/naps.diff:sort_poll=200
+cd "$OUT" && tar czf j.tgz j && rm -rf j
