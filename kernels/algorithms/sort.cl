@@ -316,6 +316,14 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #define SORT_PASS_PARAMS volatile global uint *counter, volatile global ulong *words, \
 	volatile global uint *slots
 #endif
+/* The look-back's walk in batches of 4 words (packed words only, where a
+ * word read whole carries its state and value): keys alone on an H200
+ * sorted uint keys in 0.95-0.97x the time; pairs, at 80 registers there,
+ * lost up to 1.02x, so they walk one tile at a time (docs/performance-sort.md,
+ * "Session 32"). */
+#if defined(ALGO_WORD64) && !defined(HAS_VALUES)
+#define SORT_LOOKBACK_BATCH 4
+#endif
 /* Digits per work-item in step 1 and the look-back. */
 #define SORT_DIGITS_PER (RADIX / WG)
 #if WG > 256
@@ -454,6 +462,31 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		for (uint j = 0; j < SORT_DIGITS_PER; j++) {
 			uint d = LID * SORT_DIGITS_PER + j;
 			uint excl = 0;
+#ifdef SORT_LOOKBACK_BATCH
+			/* SORT_LOOKBACK_BATCH predecessors' words requested at once,
+			 * then taken in order; one not ready yet is waited for alone.
+			 * A walk of k tiles then costs about k / batch round trips to
+			 * L2 instead of k. */
+			if (tile > 0) {
+				int t = (int)tile - 1;
+				bool done = false;
+				while (!done) {
+					ulong w[SORT_LOOKBACK_BATCH];
+					for (int i = 0; i < SORT_LOOKBACK_BATCH; i++)
+						w[i] = t >= i ? word_load(&words[(uint)(t - i) * RADIX + d]) : 0ul;
+					for (int i = 0; i < SORT_LOOKBACK_BATCH && !done; i++) {
+						uint state = (uint)(w[i] >> 32), v = (uint)w[i];
+						if (state != fa && state != fp)
+							state = tile_wait(words, slots, (uint)(t - i) * RADIX + d,
+									  fa, fp, &v);
+						excl += v;
+						done = state == fp;
+					}
+					t -= SORT_LOOKBACK_BATCH;
+				}
+				tile_publish(words, slots, tile * RADIX + d, fp, excl + count[j]);
+			}
+#else
 			if (tile > 0) {
 				for (int t = (int)tile - 1; t >= 0; t--) {
 					uint v;
@@ -464,6 +497,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 				}
 				tile_publish(words, slots, tile * RADIX + d, fp, excl + count[j]);
 			}
+#endif
 			digit_base[d] = offsets[d] + excl - digit_start[d];
 		}
 	}
