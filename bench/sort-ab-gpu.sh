@@ -20,7 +20,7 @@
 # OUTDIR/ROUND-cub.tsv where CUB builds and runs (nvcc and an NVIDIA GPU);
 # OUTDIR/ptxas.txt: registers and spills of each variant's clwarp_sort_pass
 # (ptxas -v on the PTX NVIDIA's OpenCL left in the variant's program cache,
-# with the variant's cap); OUTDIR/summary.txt: per case and size, each
+# at the cap its tuning sets, else uncapped and at 64 and 80); OUTDIR/summary.txt: per case and size, each
 # variant's median over the rounds in ms and, in brackets, CUB's median
 # over it (1.0 is CUB's speed, higher is faster). Exit status 1 when a
 # build or a run failed.
@@ -107,11 +107,18 @@ for root, _, files in os.walk(sys.argv[1]):
             k += 1
             open('%s-%d.ptx' % (sys.argv[2], k), 'wb').write(data[88:].rstrip(b'\0'))
 EOF
+		# A cap the tuning does not set may still come from the device's
+		# own defaults (src/algo_tuning.c: 64 for 4-byte keys, 80 for
+		# pairs on an H200), which this script cannot see: each PTX also
+		# at those caps.
 		for ptx in "$WORK/$l"-*.ptx; do
 			[[ -e $ptx ]] || continue
-			echo "$l ${ptx##*-} cap ${cap:-none}: $(ptxas -arch="$ARCH" -v ${cap:+--maxrregcount=$cap} "$ptx" -o /dev/null 2>&1 |
-				grep -A4 "entry function 'clwarp_sort_pass'" | grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' |
-				tr '\n' ' ')"
+			for c in ${cap:-none 64 80}; do
+				[[ $c == none ]] && c=
+				echo "$l ${ptx##*-} cap ${c:-none}: $(ptxas -arch="$ARCH" -v ${c:+--maxrregcount=$c} "$ptx" -o /dev/null 2>&1 |
+					grep -A4 "entry function 'clwarp_sort_pass'" | grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' |
+					tr '\n' ' ')"
+			done
 		done
 	done >"$OUTDIR/ptxas.txt"
 fi

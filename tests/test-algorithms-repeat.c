@@ -188,8 +188,6 @@ START_TEST(test_kernel_reuse)
 	clwarp_engine *engines[ENGINES];
 	struct repeat_thread r[THREADS];
 	pthread_t threads[THREADS];
-
-	const clwarp_device_info *info;
 	bool serial;
 
 	for (int j = 0; j < ENGINES; j++)
@@ -197,8 +195,7 @@ START_TEST(test_kernel_reuse)
 	/* Oclgrind 21.10 is not thread-safe (host threads launching at once
 	 * crash it): there the threads' steps run one thread after the other,
 	 * still on both engines, so the remembered arguments are checked too. */
-	info = clwarp_engine_device_info(engines[0]);
-	serial = strstr(info->platform_name, "Oclgrind") || strstr(info->name, "Oclgrind");
+	serial = test_on_oclgrind(engines[0]);
 	for (int i = 0; i < THREADS; i++) {
 		r[i] = (struct repeat_thread){ .engines = engines, .rng = 0x9E3779B97F4A7C15ull * (i + 1),
 					       .steps = tiny ? 12 : 60 };

@@ -201,7 +201,11 @@ START_TEST(test_zero_bytes_event)
 	ck_assert_ptr_nonnull(ev);
 	ck_assert_clwarp_ok(clwarp_buffer_write_async(e, buf, 0, 0, NULL, 0, NULL, &ev2));
 	ck_assert_ptr_nonnull(ev2);
-	clFlush(clwarp_engine_queue(e));
+	/* Submitted, so that a driver that ignored the wait list would run
+	 * the marker now. Not on Oclgrind: it runs the queue in the flushing
+	 * thread, which would wait there for the user event this thread sets. */
+	if (!test_on_oclgrind(e))
+		clFlush(clwarp_engine_queue(e));
 	ck_assert_int_eq(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL),
 			 CL_SUCCESS);
 	ck_assert_int_ne(st, CL_COMPLETE);

@@ -93,7 +93,7 @@ on_oclgrind(void)
 	if (oclgrind_known < 0) {
 		oclgrind_known = 0;
 		if (clwarp_engine_new(NULL, &probe) == CLWARP_OK)
-			oclgrind_known = strstr(clwarp_engine_device_info(probe)->platform_name, "Oclgrind") != NULL;
+			oclgrind_known = test_on_oclgrind(probe);
 		clwarp_engine_free(probe);
 	}
 	return oclgrind_known == 1;

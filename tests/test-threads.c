@@ -505,7 +505,6 @@ threads_case_setup(struct threads_case *c)
 {
 	char path[4200], name[64], text[512];
 	clwarp_program *p;
-	const clwarp_device_info *info;
 
 	c->threads = env_int("CLWARP_TEST_THREADS", 6, 2, MAX_THREADS);
 	c->rounds = env_int("CLWARP_TEST_THREAD_ROUNDS", 6, 1, 1000);
@@ -534,9 +533,8 @@ threads_case_setup(struct threads_case *c)
 	snprintf(path, sizeof(path), "%s/cache", c->dir);
 	c->cache = strdup(path);
 	c->engine = test_engine(c->cache);
-	info = clwarp_engine_device_info(c->engine);
 	/* Oclgrind is not thread-safe (tests/test-algorithms-calls.c, test_threads). */
-	if (strstr(info->platform_name, "Oclgrind") || strstr(info->name, "Oclgrind")) {
+	if (test_on_oclgrind(c->engine)) {
 		clwarp_engine_free(c->engine);
 		c->engine = NULL;
 		return;

@@ -86,6 +86,17 @@ test_engine(const char *cache_dir)
 	return e;
 }
 
+/* Oclgrind 21.10 runs a queue's commands in whichever host thread flushes
+ * or waits, and aborts when two threads do at once: tests that need
+ * either behaviour ask this. */
+static inline bool
+test_on_oclgrind(const clwarp_engine *e)
+{
+	const clwarp_device_info *info = clwarp_engine_device_info(e);
+
+	return strstr(info->platform_name, "Oclgrind") || strstr(info->name, "Oclgrind");
+}
+
 #define ck_assert_clwarp_ok(expr)                                                           \
 	do {                                                                                \
 		clwarp_status s_ = (expr);                                                  \

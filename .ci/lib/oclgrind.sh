@@ -111,6 +111,12 @@ step_oclgrind() {
 	#   runs, histogram: after the second algorithms half, their small-size checks (every
 	#     kernel path of run-length encode, unique, reduce by key and the
 	#     histogram, and the argument errors).
+	#   copies, staging: after the warp suites, every test of the
+	#     asynchronous and staged copies but those of several host threads
+	#     (test_threads, test_race_threads: Oclgrind runs a queue in the
+	#     thread that flushes and aborts when two do), staging with one
+	#     copy thread (test-staging.c); about 15 s each. A new test there
+	#     needs adding to the lists below.
 	local rc=0 chains=() chain
 	# oclgrind_suite NAME SUITE QUICK [VAR=VALUE...]
 	oclgrind_suite() {
@@ -146,6 +152,10 @@ step_oclgrind() {
 		oclgrind_suite warp warp 0 || failed=1
 		oclgrind_suite warp-ops warp-ops 1 || failed=1
 		oclgrind_suite warp-sort warp-sort 2 || failed=1
+		oclgrind_suite copies copies 1 CLWARP_TEST_ONLY=test_host_alloc,test_ranges_malloc_blocking,test_ranges_malloc_async,test_ranges_pinned_blocking,test_ranges_pinned_async,test_zero_bytes_event,test_race_kernel_malloc,test_race_kernel_pinned,test_free_engine_in_flight,test_running_out ||
+			failed=1
+		oclgrind_suite staging staging 1 CLWARP_TEST_ONLY=test_ranges,test_threshold,test_bad_knobs,test_race_same_queue,test_free_in_flight,test_group,test_pinning_refused ||
+			failed=1
 		exit "$failed"
 	) &
 	chains+=($!)
