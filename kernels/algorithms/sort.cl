@@ -436,10 +436,19 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
 		warp_barrier();
 #endif
+#ifdef HAS_VALUES
+		/* Pairs stage each key as it is ranked, so its register is free
+		 * for what follows: on an H200 0.96-0.97x the time (keys alone
+		 * lost up to 1.05x; docs/performance-sort.md, "Session 33"). No
+		 * barrier: nothing has read or written `stage` yet. */
+		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
+#endif
 	}
+#ifndef HAS_VALUES
 	/* No barrier: nothing has read or written `stage` yet. */
 	for (uint k = 0; k < SORT_ITEMS; k++)
 		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
+#endif
 #ifdef HAS_VALUES
 	/* The values load once the keys are staged, in the registers the keys
 	 * held, and are in flight through the look-back and the keys'
