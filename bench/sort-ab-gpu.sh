@@ -14,11 +14,12 @@
 # ROUNDS (3), LIMIT (seconds after which no new round starts, 420),
 # DEVICE (sort-bench --device, gpu), ARCH (nvcc -arch, sm_90), BITS
 # (--bits B:E for both programs: only those bits, and no order check, so
-# that a variant which does not sort, made only to time a part, can run).
+# that a variant which does not sort, made only to time a part, can run),
+# PTX (1; 0 skips ptxas.txt and its runs, a few seconds a variant and case).
 #
 # Writes OUTDIR/ROUND-LABEL.tsv and .log for every variant and
 # OUTDIR/ROUND-cub.tsv where CUB builds and runs (nvcc and an NVIDIA GPU);
-# OUTDIR/ptxas.txt: registers and spills of each variant's clwarp_sort_pass
+# OUTDIR/ptxas.txt: registers and spills of each variant's clwarp_sort_pass, per case
 # (ptxas -v on the PTX NVIDIA's OpenCL left in the variant's program cache,
 # at the cap its tuning sets, else uncapped and at 64 and 80); OUTDIR/summary.txt: per case and size, each
 # variant's median over the rounds in ms and, in brackets, CUB's median
@@ -26,7 +27,7 @@
 # build or a run failed.
 set -uo pipefail
 
-[[ $# -ge 2 ]] || { sed -n '4,17p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '4,18p' "$0"; exit 2; }
 OUTDIR=$(mkdir -p "$1" && cd "$1" && pwd) || exit 1
 shift
 # One build per distinct patch ("-": this tree as it is); paths are the caller's.
@@ -93,11 +94,22 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	((SECONDS > LIMIT)) && break
 done
 
-# The PTX of each variant's program cache (an 88-byte header, then the text).
-if command -v ptxas >/dev/null; then
+# The PTX of each variant's clwarp_sort_pass, one case at a time: one
+# small run per case into a cache of its own, so that each PTX is named
+# by its case (the rounds' caches hold every case's programs under hashed
+# names). A cache file is an 88-byte header, then the text.
+if [[ ${PTX:-1} != 0 ]] && command -v ptxas >/dev/null; then
+	IFS=, read -ra case_list <<<"$CASES"
 	for i in "${!labels[@]}"; do
 		l=${labels[$i]} cap=$(grep -o 'sort_regs=[0-9]*' <<<"${tunings[$i]}" | cut -d= -f2)
-		python3 - "$WORK/cache-$l" "$WORK/$l" <<'EOF'
+		for c in "${case_list[@]}"; do
+			dir=$WORK/ptx-$l-$c
+			rm -rf "$dir"
+			CLWARP_CACHE_DIR=$dir CLWARP_ALGO_TUNING=${tunings[$i]} timeout 200 \
+				"${build_of[${patches[$i]}]}/bench/sort-bench" --device "$DEVICE" --min-log2 "$MIN_LOG2" \
+				--max-log2 "$MIN_LOG2" --reps 1 --cases "$c" ${BITS:+--bits "$BITS"} >/dev/null 2>&1 ||
+				echo "sort-ab: $l $c: the PTX run failed" >&2
+			python3 - "$dir" "$WORK/$l-$c" <<'EOF'
 import os, sys
 k = 0
 for root, _, files in os.walk(sys.argv[1]):
@@ -107,17 +119,18 @@ for root, _, files in os.walk(sys.argv[1]):
             k += 1
             open('%s-%d.ptx' % (sys.argv[2], k), 'wb').write(data[88:].rstrip(b'\0'))
 EOF
-		# A cap the tuning does not set may still come from the device's
-		# own defaults (src/algo_tuning.c: 64 for 4-byte keys, 80 for
-		# pairs on an H200), which this script cannot see: each PTX also
-		# at those caps.
-		for ptx in "$WORK/$l"-*.ptx; do
-			[[ -e $ptx ]] || continue
-			for c in ${cap:-none 64 80}; do
-				[[ $c == none ]] && c=
-				echo "$l ${ptx##*-} cap ${c:-none}: $(ptxas -arch="$ARCH" -v ${c:+--maxrregcount=$c} "$ptx" -o /dev/null 2>&1 |
-					grep -A4 "entry function 'clwarp_sort_pass'" | grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' |
-					tr '\n' ' ')"
+			# A cap the tuning does not set may still come from the
+			# device's own defaults (src/algo_tuning.c: 64 for 4-byte
+			# keys, 80 for pairs on an H200), which this script cannot
+			# see: each PTX also at those caps.
+			for ptx in "$WORK/$l-$c"-*.ptx; do
+				[[ -e $ptx ]] || continue
+				for r in ${cap:-none 64 80}; do
+					[[ $r == none ]] && r=
+					echo "$l $c ${ptx##*-} cap ${r:-none}: $(ptxas -arch="$ARCH" -v ${r:+--maxrregcount=$r} "$ptx" -o /dev/null 2>&1 |
+						grep -A4 "entry function 'clwarp_sort_pass'" | grep -o 'Used [0-9]* registers\|[0-9]* bytes spill stores' |
+						tr '\n' ' ')"
+				done
 			done
 		done
 	done >"$OUTDIR/ptxas.txt"
