@@ -324,6 +324,13 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #if defined(ALGO_WORD64) && !defined(HAS_VALUES)
 #define SORT_LOOKBACK_BATCH 4
 #endif
+/* Pairs on nv stage each key as it is ranked, so its register is free
+ * for what follows: on an H200 0.96-0.97x the time. Keys alone lost up to
+ * 1.05x that way, and pairs on PoCL 3.1 took 1.04-1.05x; they stage after
+ * the ranking (docs/performance-sort.md, "Session 33"). */
+#if defined(HAS_VALUES) && defined(CLWARP_BACKEND_NV)
+#define SORT_STAGE_AS_RANKED 1
+#endif
 /* Digits per work-item in step 1 and the look-back. */
 #define SORT_DIGITS_PER (RADIX / WG)
 #if WG > 256
@@ -436,15 +443,12 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 		rank[k] = warp_shuffle(at, top) + (uint)popcount(peers & sort_lanes_below());
 		warp_barrier();
 #endif
-#ifdef HAS_VALUES
-		/* Pairs stage each key as it is ranked, so its register is free
-		 * for what follows: on an H200 0.96-0.97x the time (keys alone
-		 * lost up to 1.05x; docs/performance-sort.md, "Session 33"). No
-		 * barrier: nothing has read or written `stage` yet. */
+#ifdef SORT_STAGE_AS_RANKED
+		/* No barrier: nothing has read or written `stage` yet. */
 		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
 #endif
 	}
-#ifndef HAS_VALUES
+#ifndef SORT_STAGE_AS_RANKED
 	/* No barrier: nothing has read or written `stage` yet. */
 	for (uint k = 0; k < SORT_ITEMS; k++)
 		stage[rank[k]] = (STAGE_T)AS_KB(key[k]);
