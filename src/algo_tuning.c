@@ -235,12 +235,13 @@ static const struct {
 	const char *tuning;
 } device_tunings[] = {
 	/* Pairs of 4-byte keys and values: 3 work-groups of 256 an SM at 80
-	 * registers (24 keys a work-item; 36 bytes spilled) took 0.95-0.98x
-	 * the time of 2 at 128 registers (28 keys) on an H200 at 2^24-2^28
-	 * uint pairs, 0.86-0.87 of CUB against 0.82-0.85 (3 alternated rounds,
-	 * bench/results/h200-sort-pairs-cap-20261128). On an H100 the same
-	 * cap cost 1.10-1.18x (docs/performance-sort.md, "Session 27"). */
-	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=24" },
+	 * registers took 0.95-0.98x the time of 2 at 128 registers on an H200
+	 * (session 29). Since pairs stage each key as it is ranked, tiles of
+	 * 32 keys a work-item (the most 48 KB of local memory holds; 4 bytes
+	 * spilled) take 0.92-0.94x the time of 24 there, 0.96-0.98 of CUB
+	 * at 2^24-2^28 uint pairs (docs/performance-sort.md, "Session 34").
+	 * On an H100 the cap cost 1.10-1.18x ("Session 27"). */
+	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32" },
 };
 
 const char *

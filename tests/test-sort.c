@@ -444,7 +444,7 @@ END_TEST
 /*
  * One device's own defaults (src/algo_tuning.c, device_tunings) on
  * whichever device runs the tests, so that every GPU check builds and
- * checks them: the H200's pairs (24 keys a work-item and, on nv, 80
+ * checks them: the H200's pairs (32 keys a work-item and, on nv, 80
  * registers). Several tiles and a partial one, both directions, and value
  * types of 4 and 2 bytes. Other GPUs, the H100 among them, keep nv's
  * defaults.
@@ -452,7 +452,7 @@ END_TEST
 START_TEST(test_sort_device_tunings)
 {
 	const char *h200 = algo_device_tuning("NVIDIA H200");
-	size_t tile24 = 256 * 24;
+	size_t tile32 = 256 * 32;
 	clwarp_engine *e;
 	char *saved;
 
@@ -464,10 +464,10 @@ START_TEST(test_sort_device_tunings)
 
 	saved = add_tuning(h200);
 	e = test_engine(NULL);
-	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 5 * tile24 + 7, PATTERN_RANDOM, false, 0, 50);
-	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile24 + 1, PATTERN_FEW, true, 0, 51);
-	check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_INT, 2 * tile24 + 3, PATTERN_SPECIAL, false, 0, 52);
-	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_USHORT, tile24 + 9, PATTERN_RANDOM, true, 0, 53);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 5 * tile32 + 7, PATTERN_RANDOM, false, 0, 50);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile32 + 1, PATTERN_FEW, true, 0, 51);
+	check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_INT, 2 * tile32 + 3, PATTERN_SPECIAL, false, 0, 52);
+	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_USHORT, tile32 + 9, PATTERN_RANDOM, true, 0, 53);
 	clwarp_engine_free(e);
 	restore_tuning(saved);
 }
