@@ -9,8 +9,9 @@
 // LIST: the cases to run, as sort-bench's (default: keys-uint, keys-int,
 // keys-float, pairs-uint, keys-ulong and pairs-ulong, ulong keys with uint
 // values;
-// keys-uint-fbits, uint keys with the float keys' bit patterns, only when
-// named).
+// keys-uint-fbits, uint keys with the float keys' bit patterns, and
+// pairs-ulong-ulong, ulong keys with ulong values (TSV type
+// "ulong-ulong"), only when named).
 //
 // The same keys as sort-bench (splitmix64 from seed 42 + log2), the same
 // cases, timed with cudaEvents recorded on the stream around the sort
@@ -47,13 +48,13 @@ template <> uint64_t make_key<uint64_t>(uint64_t x) { return x; }
 template <> float make_key<float>(uint64_t x) { return (float)((double)(int64_t)x * 0x1p-40); }
 
 
-template <typename K>
+template <typename K, typename V = uint32_t>
 static double run(const char *op, const char *type, bool pairs, int log2n, int reps, FILE *tsv,
 		  const char *device, bool float_bits = false)
 {
 	size_t n = (size_t)1 << log2n;
 	std::vector<K> h(n);
-	std::vector<uint32_t> hv(n);
+	std::vector<V> hv(n);
 	uint64_t rng = 42 + (uint64_t)log2n;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t x = bench_splitmix(&rng);
@@ -63,19 +64,19 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 		} else {
 			h[i] = make_key<K>(x);
 		}
-		hv[i] = (uint32_t)i;
+		hv[i] = (V)i;
 	}
 	K *pk, *k_in, *k_out;
-	uint32_t *v_in = nullptr, *v_out = nullptr, *pv = nullptr;
+	V *v_in = nullptr, *v_out = nullptr, *pv = nullptr;
 	CHECK(cudaMalloc(&pk, n * sizeof(K)));
 	CHECK(cudaMalloc(&k_in, n * sizeof(K)));
 	CHECK(cudaMalloc(&k_out, n * sizeof(K)));
 	CHECK(cudaMemcpy(pk, h.data(), n * sizeof(K), cudaMemcpyHostToDevice));
 	if (pairs) {
-		CHECK(cudaMalloc(&pv, n * 4));
-		CHECK(cudaMalloc(&v_in, n * 4));
-		CHECK(cudaMalloc(&v_out, n * 4));
-		CHECK(cudaMemcpy(pv, hv.data(), n * 4, cudaMemcpyHostToDevice));
+		CHECK(cudaMalloc(&pv, n * sizeof(V)));
+		CHECK(cudaMalloc(&v_in, n * sizeof(V)));
+		CHECK(cudaMalloc(&v_out, n * sizeof(V)));
+		CHECK(cudaMemcpy(pv, hv.data(), n * sizeof(V), cudaMemcpyHostToDevice));
 	}
 	size_t temp_bytes = 0;
 	void *temp = nullptr;
@@ -94,7 +95,7 @@ static double run(const char *op, const char *type, bool pairs, int log2n, int r
 	for (int i = -1; i < r; i++) {
 		CHECK(cudaMemcpy(k_in, pk, n * sizeof(K), cudaMemcpyDeviceToDevice));
 		if (pairs)
-			CHECK(cudaMemcpy(v_in, pv, n * 4, cudaMemcpyDeviceToDevice));
+			CHECK(cudaMemcpy(v_in, pv, n * sizeof(V), cudaMemcpyDeviceToDevice));
 		CHECK(cudaDeviceSynchronize());
 		CHECK(cudaEventRecord(a));
 		if (pairs)
@@ -186,6 +187,8 @@ int main(int argc, char **argv)
 		run<uint64_t>("sort_pairs", "ulong", true, l, reps, tsv, prop.name);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "keys-uint-fbits"); l += 2)
 		run<uint32_t>("sort_keys", "uint-fbits", false, l, reps, tsv, prop.name, true);
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-ulong-ulong"); l += 2)
+		run<uint64_t, uint64_t>("sort_pairs", "ulong-ulong", true, l, reps, tsv, prop.name);
 	if (tsv)
 		fclose(tsv);
 	return 0;

@@ -17,7 +17,8 @@
  * keys-float's bit patterns; only when named), keys-float-nan (keys-float
  * with a NaN of its own payload every 1024 keys; only when named),
  * keys-float-total (keys-float in IEEE totalOrder, CLWARP_SORT_TOTAL_ORDER;
- * only when named).
+ * only when named), pairs-ulong-ulong (ulong keys and values, TSV type
+ * "ulong-ulong"; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -46,20 +47,23 @@ struct sort_case {
 	int nans;
 	/* Set: CLWARP_SORT_TOTAL_ORDER (TSV type "float-total"); only when named. */
 	int total_order;
+	/* Set: run only when --cases names it. */
+	int only_named;
 };
 
 #define NAN_EVERY 1024
 
 static const struct sort_case cases[] = {
-	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0, 0 },
-	{ "keys-int", "sort_keys", CLWARP_TYPE_INT, -1, 0, 0, 0 },
-	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 0 },
-	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0, 0 },
-	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0, 0 },
-	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0, 0, 0 },
-	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0, 0 },
-	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1, 0 },
-	{ "keys-float-total", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 1 },
+	{ "keys-uint", "sort_keys", CLWARP_TYPE_UINT, -1, 0, 0, 0, 0 },
+	{ "keys-int", "sort_keys", CLWARP_TYPE_INT, -1, 0, 0, 0, 0 },
+	{ "keys-float", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 0, 0 },
+	{ "pairs-uint", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 0, 0, 0, 0 },
+	{ "keys-ulong", "sort_keys", CLWARP_TYPE_ULONG, -1, 0, 0, 0, 0 },
+	{ "pairs-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 0, 0, 0, 0 },
+	{ "keys-uint-fbits", "sort_keys", CLWARP_TYPE_UINT, -1, 1, 0, 0, 1 },
+	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1, 0, 1 },
+	{ "keys-float-total", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 1, 1 },
+	{ "pairs-ulong-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_ULONG, 0, 0, 0, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -126,7 +130,8 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 
 	clEnqueueCopyBuffer(q, pristine_k, keys, 0, 0, n * ks, 0, NULL, NULL);
 	if (c->value >= 0)
-		clEnqueueCopyBuffer(q, pristine_v, values, 0, 0, n * 4, 0, NULL, NULL);
+		clEnqueueCopyBuffer(q, pristine_v, values, 0, 0, n * clwarp_type_size((clwarp_type)c->value), 0,
+				    NULL, NULL);
 	clFinish(q);
 	clEnqueueMarkerWithWaitList(q, 0, NULL, &mark);
 	clFlush(q);
@@ -238,7 +243,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total, pairs-ulong-ulong\n");
 			return 2;
 		}
 	}
@@ -264,14 +269,15 @@ main(int argc, char **argv)
 	for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
 		const struct sort_case *c = &cases[ci];
 		size_t ks = clwarp_type_size(c->key);
+		size_t vs = c->value >= 0 ? clwarp_type_size((clwarp_type)c->value) : 0;
 
 		if (!case_wanted(case_list, c->name) ||
-		    ((c->float_bits || c->nans || c->total_order) && !case_list))
+		    (c->only_named && !case_list))
 			continue;
 		for (int l = min_log2; l <= max_log2; l += 2) {
 			size_t n = (size_t)1 << l;
 			uint8_t *h = malloc(n * ks);
-			uint32_t *hv = malloc(n * 4);
+			uint8_t *hv = malloc(n * (vs ? vs : 4));
 			cl_mem pk, k, pv = NULL, v = NULL;
 			double *t = malloc(sizeof(double) * (size_t)reps), ms, host_ms = 0;
 			uint64_t rng = 42 + (uint64_t)l;
@@ -293,14 +299,17 @@ main(int argc, char **argv)
 					((uint32_t *)h)[i] = (uint32_t)x;
 				else
 					((uint64_t *)h)[i] = x;
-				hv[i] = (uint32_t)i;
+				if (vs == 8)
+					((uint64_t *)hv)[i] = i;
+				else
+					((uint32_t *)hv)[i] = (uint32_t)i;
 			}
 			if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * ks, h, &pk)) != CLWARP_OK ||
 			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * ks, NULL, &k)) != CLWARP_OK)
 				die("buffers", s);
 			if (c->value >= 0 &&
-			    ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, hv, &pv)) != CLWARP_OK ||
-			     (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, NULL, &v)) != CLWARP_OK))
+			    ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * vs, hv, &pv)) != CLWARP_OK ||
+			     (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * vs, NULL, &v)) != CLWARP_OK))
 				die("buffers", s);
 			timed_sort(e, c, pk, k, pv, v, n);   /* build, allocate, warm up */
 			if (!sort_flags)
@@ -323,9 +332,17 @@ main(int argc, char **argv)
 				}
 				host_ms = bench_median(hs, 3);
 			}
+			char pair_label[16];
 			const char *type_label = c->float_bits ? "uint-fbits"
 						 : c->nans ? "float-nan"
 						 : c->total_order ? "float-total" : type_names[c->key];
+
+			/* Values other than uint name their type too ("ulong-ulong"). */
+			if (c->value >= 0 && c->value != CLWARP_TYPE_UINT) {
+				snprintf(pair_label, sizeof(pair_label), "%s-%s", type_names[c->key],
+					 type_names[c->value]);
+				type_label = pair_label;
+			}
 
 			printf("%-10s %-6s %5d %12.4f %12.1f", c->op, type_label, l, ms,
 			       (double)n / ms * 1e-3);
