@@ -59,6 +59,7 @@ struct algo_tuning {
 	unsigned sort_wide_items;  /* sort_items where keys or values take 8 bytes, halved (0: 32 on nv, sort_items elsewhere) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: algo_tuning_regs's default) */
 	unsigned sort_pairs_regs;  /* nv, pairs of 4 bytes or less: the same, under sort_regs (0: none) */
+	unsigned sort_wide_pairs_regs; /* nv, pairs with 8-byte keys or values: the same (0: none) */
 	unsigned select_regs;      /* nv, compaction and unique: the same (0: none) */
 	unsigned runs_regs;        /* nv, run-length encode and reduce by key: the same (0: none) */
 	unsigned histogram_regs;   /* nv, histogram: the same (0: none) */

@@ -68,6 +68,7 @@ static const struct algo_tuning default_tuning = {
 	.sort_wide_items = 0,
 	.sort_regs = 0,
 	.sort_pairs_regs = 0,
+	.sort_wide_pairs_regs = 0,
 	/* Compaction and unique on nv: 64 registers (80 without a cap; 4
 	 * work-groups of 256 an SM instead of 3) made compaction 1.02-1.15x and
 	 * unique 1.03-1.14x as fast at 2^24-2^28 on an H200, for 36 bytes of
@@ -149,6 +150,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		/* Registers per work-item of the sort kernels on nv (0: no cap). */
 		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 		{ "sort_pairs_regs", offsetof(struct algo_tuning, sort_pairs_regs), 0, 255, false },
+		{ "sort_wide_pairs_regs", offsetof(struct algo_tuning, sort_wide_pairs_regs), 0, 255, false },
 		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
 		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
 		{ "histogram_regs", offsetof(struct algo_tuning, histogram_regs), 0, 255, false },
@@ -173,7 +175,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, sort_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, sort_pairs_regs, sort_wide_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;
@@ -240,8 +242,11 @@ static const struct {
 	 * 32 keys a work-item (the most 48 KB of local memory holds; 4 bytes
 	 * spilled) take 0.92-0.94x the time of 24 there, 0.96-0.98 of CUB
 	 * at 2^24-2^28 uint pairs (docs/performance-sort.md, "Session 34").
-	 * On an H100 the cap cost 1.10-1.18x ("Session 27"). */
-	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32" },
+	 * On an H100 the cap cost 1.10-1.18x ("Session 27"). Pairs with
+	 * 8-byte keys: 80 registers instead of the compiler's 88 (3
+	 * work-groups an SM instead of 2, no spills) took 0.89-0.91x the
+	 * time at 2^24-2^28 ulong keys with uint values ("Session 34"). */
+	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32,sort_wide_pairs_regs=80" },
 };
 
 const char *
@@ -365,7 +370,8 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * 2^24-2^28 on an H200, but with each key's peers then ranked in turn
  * (1.02-1.03x more on the H200) 1.05-1.13x slower on an H100
  * (docs/performance-sort.md, "Session 26"), so pairs of 4-byte keys and
- * values take sort_pairs_regs: no cap, but 80 on an H200 (device_tunings).
+ * values take sort_pairs_regs: no cap, but 80 on an H200 (device_tunings),
+ * and pairs with 8-byte keys or values sort_wide_pairs_regs, the same.
  * Compaction and unique take select_regs, run-length encode
  * and reduce by key runs_regs, and reduce by key on large inputs
  * by_key_regs (default_tuning above). A small variant's
@@ -383,7 +389,7 @@ algo_tuning_regs(const struct algo_tuning *t, const struct algo_variant *v)
 		if (v->value_type < 0)
 			return algo_types[v->type].size == 4 ? 64 : 0;
 		return algo_types[v->type].size < 8 && algo_types[v->value_type].size < 8
-			       ? t->sort_pairs_regs : 0;
+			       ? t->sort_pairs_regs : t->sort_wide_pairs_regs;
 	case ALGO_COMPACT:
 	case ALGO_UNIQUE:
 		return t->select_regs;

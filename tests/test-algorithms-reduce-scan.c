@@ -238,6 +238,7 @@ START_TEST(test_tuning)
 		{ "select_wait=100001", "select_wait must be a whole number from 0 to 100000" },
 		{ "select_regs=256", "select_regs must be a whole number from 0 to 255" },
 		{ "sort_pairs_regs=256", "sort_pairs_regs must be a whole number from 0 to 255" },
+		{ "sort_wide_pairs_regs=256", "sort_wide_pairs_regs must be a whole number from 0 to 255" },
 		{ "unique_vectors=9", "unique_vectors must be a whole number from 1 to 8" },
 		{ "histogram_vectors=9", "histogram_vectors must be a whole number from 1 to 8" },
 		{ "histogram_wg=96", "histogram_wg must be a power of two from 1 to 1024" },

@@ -445,14 +445,15 @@ END_TEST
  * One device's own defaults (src/algo_tuning.c, device_tunings) on
  * whichever device runs the tests, so that every GPU check builds and
  * checks them: the H200's pairs (32 keys a work-item and, on nv, 80
- * registers). Several tiles and a partial one, both directions, and value
- * types of 4 and 2 bytes. Other GPUs, the H100 among them, keep nv's
- * defaults.
+ * registers, also for pairs with 8-byte keys or values, whose tiles are
+ * 256 x 16 on nv). Several tiles and a partial one, both directions, and
+ * value types of 8, 4 and 2 bytes. Other GPUs, the H100 among them, keep
+ * nv's defaults.
  */
 START_TEST(test_sort_device_tunings)
 {
 	const char *h200 = algo_device_tuning("NVIDIA H200");
-	size_t tile32 = 256 * 32;
+	size_t tile32 = 256 * 32, wide_tile = 256 * 16;
 	clwarp_engine *e;
 	char *saved;
 
@@ -468,6 +469,9 @@ START_TEST(test_sort_device_tunings)
 	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 3 * tile32 + 1, PATTERN_FEW, true, 0, 51);
 	check_sort(e, CLWARP_TYPE_FLOAT, CLWARP_TYPE_INT, 2 * tile32 + 3, PATTERN_SPECIAL, false, 0, 52);
 	check_sort(e, CLWARP_TYPE_INT, CLWARP_TYPE_USHORT, tile32 + 9, PATTERN_RANDOM, true, 0, 53);
+	check_sort(e, CLWARP_TYPE_ULONG, CLWARP_TYPE_UINT, 4 * wide_tile + 5, PATTERN_RANDOM, false, 0, 54);
+	check_sort(e, CLWARP_TYPE_LONG, CLWARP_TYPE_ULONG, 2 * wide_tile + 11, PATTERN_FEW, true, 0, 55);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_LONG, 3 * wide_tile + 1, PATTERN_RANDOM, false, 0, 56);
 	clwarp_engine_free(e);
 	restore_tuning(saved);
 }
