@@ -11,7 +11,8 @@
 // values;
 // keys-uint-fbits, uint keys with the float keys' bit patterns, and
 // pairs-ulong-ulong, ulong keys with ulong values (TSV type
-// "ulong-ulong"), only when named).
+// "ulong-ulong"), and pairs-uint-ulong, uint keys with ulong values (TSV
+// type "uint-ulong"), only when named).
 //
 // The same keys as sort-bench (splitmix64 from seed 42 + log2), the same
 // cases, timed with cudaEvents recorded on the stream around the sort
@@ -189,6 +190,8 @@ int main(int argc, char **argv)
 		run<uint32_t>("sort_keys", "uint-fbits", false, l, reps, tsv, prop.name, true);
 	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-ulong-ulong"); l += 2)
 		run<uint64_t, uint64_t>("sort_pairs", "ulong-ulong", true, l, reps, tsv, prop.name);
+	for (int l = min_log2; l <= max_log2 && bench_in_list(cases, "pairs-uint-ulong"); l += 2)
+		run<uint32_t, uint64_t>("sort_pairs", "uint-ulong", true, l, reps, tsv, prop.name);
 	if (tsv)
 		fclose(tsv);
 	return 0;

@@ -146,8 +146,9 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], '*.tsv'))):
         if len(c) >= 6 and not c[0].startswith('#'):
             times[(c[2] + '-' + c[3], int(c[4]), label)].append(float(c[5]))
 for case, n in sorted({(k[0], k[1]) for k in times}):
-    # CUB's row for the case without a suffix (float-nan, float-total: float).
-    cub = times.get(('-'.join(case.split('-')[:2]), n, 'cub'))
+    # CUB's row for the same case, else for the case without its suffix
+    # (float-nan, float-total: float); pairs-ulong-ulong has its own.
+    cub = times.get((case, n, 'cub')) or times.get(('-'.join(case.split('-')[:2]), n, 'cub'))
     cells = []
     for (c, m, label), v in sorted(times.items()):
         if (c, m) == (case, n) and label != 'cub':

@@ -18,7 +18,8 @@
  * with a NaN of its own payload every 1024 keys; only when named),
  * keys-float-total (keys-float in IEEE totalOrder, CLWARP_SORT_TOTAL_ORDER;
  * only when named), pairs-ulong-ulong (ulong keys and values, TSV type
- * "ulong-ulong"; only when named).
+ * "ulong-ulong"; only when named), pairs-uint-ulong (uint keys, ulong
+ * values, TSV type "uint-ulong"; only when named).
  * TSV rows: device backend op type n median_ms mkeys_per_s.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -64,6 +65,7 @@ static const struct sort_case cases[] = {
 	{ "keys-float-nan", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 1, 0, 1 },
 	{ "keys-float-total", "sort_keys", CLWARP_TYPE_FLOAT, -1, 0, 0, 1, 1 },
 	{ "pairs-ulong-ulong", "sort_pairs", CLWARP_TYPE_ULONG, CLWARP_TYPE_ULONG, 0, 0, 0, 1 },
+	{ "pairs-uint-ulong", "sort_pairs", CLWARP_TYPE_UINT, CLWARP_TYPE_ULONG, 0, 0, 0, 1 },
 };
 
 /* Whether `name` is one of the comma-separated names of `list` (NULL: all). */
@@ -243,7 +245,7 @@ main(int argc, char **argv)
 		for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++)
 			any |= case_wanted(case_list, cases[ci].name);
 		if (!any) {
-			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total, pairs-ulong-ulong\n");
+			fprintf(stderr, "sort-bench: --cases: none of keys-uint, keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong, keys-uint-fbits, keys-float-nan, keys-float-total, pairs-ulong-ulong, pairs-uint-ulong\n");
 			return 2;
 		}
 	}
