@@ -243,9 +243,11 @@ static const struct {
 	 * spilled) take 0.92-0.94x the time of 24 there, 0.96-0.98 of CUB
 	 * at 2^24-2^28 uint pairs (docs/performance-sort.md, "Session 34").
 	 * On an H100 the cap cost 1.10-1.18x ("Session 27"). Pairs with
-	 * 8-byte keys: 80 registers instead of the compiler's 88 (3
-	 * work-groups an SM instead of 2, no spills) took 0.89-0.91x the
-	 * time at 2^24-2^28 ulong keys with uint values ("Session 34"). */
+	 * 8-byte keys or values at 80 registers instead of the compiler's
+	 * 88-96 (3 work-groups an SM instead of 2) took 0.89-0.91x the time
+	 * at 2^24-2^28 for ulong keys with uint values, 0.93-0.94x for uint
+	 * keys with ulong values and 1.00x for ulong keys and values
+	 * ("Session 34" and "Session 35"). */
 	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32,sort_wide_pairs_regs=80" },
 };
 
