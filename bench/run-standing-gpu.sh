@@ -21,14 +21,18 @@
 #   sort       sort-bench and cub-sort-bench (event time, the default
 #              cases), 2^SORT_MIN_LOG2-2^MAX_LOG2;
 # with ours and CUB's alternating, and starts no round after LIMIT seconds.
-# About 100-130 s a round on an H200 (2026-11-28). Writes into OUTDIR:
+# About 245 s a round on an H200 at the defaults (2026-11-28: users 20-55,
+# cub 20, hist-rle 70, cub hist-rle 70, sort 40, cub sort 30), so one
+# 600-s call on the device machine gets two rounds; STEPS and MAX_LOG2
+# make a round shorter. Writes into OUTDIR:
 #   R-NAME.tsv / R-NAME.txt   each step of round R
 #   scorecard.txt             bench/scorecard.py over every TSV: each target
 #                             of the issue, met or missed, per call and size
 #   run.log                   everything printed
 # The warp families' target is bench/run-warp-gpu.sh's, not this job's.
 #
-# Knobs (environment): ROUNDS (3), LIMIT (300), MAX_LOG2 (28),
+# Knobs (environment): STEPS (users,event,hist-rle,sort: which steps a
+# round runs, each with CUB's), ROUNDS (3), LIMIT (300), MAX_LOG2 (28),
 # SORT_MIN_LOG2 (24), REPS (100; the programs halve it above 2^24), BUDGET
 # (1 s per size and measure), BATCH (32), DEVICE (gpu; "cpu" tries the
 # script on PoCL), CUDA (1; 0 leaves CUB out, for a try without a GPU),
@@ -42,9 +46,18 @@ if [ $# -ne 1 ]; then
 	echo "usage: bash bench/run-standing-gpu.sh OUTDIR" >&2
 	exit 2
 fi
-ROUNDS=${ROUNDS:-3} LIMIT=${LIMIT:-300} MAX_LOG2=${MAX_LOG2:-28} SORT_MIN_LOG2=${SORT_MIN_LOG2:-24}
+STEPS=,${STEPS:-users,event,hist-rle,sort}, ROUNDS=${ROUNDS:-3} LIMIT=${LIMIT:-300} MAX_LOG2=${MAX_LOG2:-28} SORT_MIN_LOG2=${SORT_MIN_LOG2:-24}
 REPS=${REPS:-100} BUDGET=${BUDGET:-1} BATCH=${BATCH:-32} DEVICE=${DEVICE:-gpu} CUDA=${CUDA:-1}
 BUILD=${BUILD:-build-standing-gpu} ARCH=${ARCH:-sm_90}
+for step in ${STEPS//,/ }; do
+	case $step in
+	users | event | hist-rle | sort) ;;
+	*)
+		echo "run-standing: unknown step '$step' in STEPS (users, event, hist-rle, sort)" >&2
+		exit 2
+		;;
+	esac
+done
 mkdir -p "$1"
 OUT=$(cd "$1" && pwd)
 exec > >(tee "$OUT/run.log") 2>&1
@@ -53,14 +66,16 @@ status=0
 # One step: a failure is recorded and the job goes on, so that the
 # scorecard still comes out of what was measured.
 run_step() {
-	local name=$1 rc=0
+	local name=$1 rc=0 start=$SECONDS
 	shift
 	"$@" || rc=$?
+	echo "  $name: $((SECONDS - start)) s"
 	if [ "$rc" -ne 0 ]; then
 		echo "run-standing: $name failed (exit $rc)"
 		status=1
 	fi
 }
+wanted() { [[ $STEPS == *",$1,"* ]]; }
 
 if [ -f .device/opencl-env.sh ]; then
 	# shellcheck disable=SC1091
@@ -102,22 +117,28 @@ COMMON=(--device "$DEVICE" --backends auto --ops "$OPS" --reps "$REPS" --budget 
 HR=(--device "$DEVICE" --min-log2 16 --max-log2 "$MAX_LOG2" --reps 9 --batch 16)
 SMALL_MAX=$((MAX_LOG2 < 16 ? MAX_LOG2 : 16))
 for ((r = 1; r <= ROUNDS; r++)); do
-	run_step "users $r" timeout 240 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" --no-profiling \
-		--label "users-r$r" --min-log2 10 --max-log2 "$MAX_LOG2" --tsv "$OUT/$r-users.tsv" >"$OUT/$r-users.txt" 2>&1
-	run_step "event $r" timeout 120 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" \
-		--label "event-r$r" --min-log2 10 --max-log2 "$SMALL_MAX" --tsv "$OUT/$r-event.tsv" >"$OUT/$r-event.txt" 2>&1
-	if [ "$CUDA" = 1 ]; then
+	if wanted users; then
+		run_step "users $r" timeout 240 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" --no-profiling \
+			--label "users-r$r" --min-log2 10 --max-log2 "$MAX_LOG2" --tsv "$OUT/$r-users.tsv" >"$OUT/$r-users.txt" 2>&1
+	fi
+	if wanted event; then
+		run_step "event $r" timeout 120 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" \
+			--label "event-r$r" --min-log2 10 --max-log2 "$SMALL_MAX" --tsv "$OUT/$r-event.tsv" >"$OUT/$r-event.txt" 2>&1
+	fi
+	if [ "$CUDA" = 1 ] && { wanted users || wanted event; }; then
 		run_step "cub $r" timeout 240 "$CUDA_DIR/cub-bench" --ops reduce,scan,compact,partition \
 			--min-log2 10 --max-log2 "$MAX_LOG2" --reps "$REPS" --batch "$BATCH" \
 			--tsv "$OUT/$r-cub.tsv" >"$OUT/$r-cub.txt" 2>&1
 	fi
-	run_step "hist-rle $r" timeout 240 "$BUILD/bench/hist-rle-bench" "${HR[@]}" --no-profiling \
-		--label "users-r$r" --tsv "$OUT/$r-hist-rle.tsv" >"$OUT/$r-hist-rle.txt" 2>&1
-	if [ "$CUDA" = 1 ]; then
-		run_step "cub hist-rle $r" timeout 180 "$CUDA_DIR/cub-hist-rle-bench" "${HR[@]:2}" \
-			--tsv "$OUT/$r-cub-hist-rle.tsv" >"$OUT/$r-cub-hist-rle.txt" 2>&1
+	if wanted hist-rle; then
+		run_step "hist-rle $r" timeout 240 "$BUILD/bench/hist-rle-bench" "${HR[@]}" --no-profiling \
+			--label "users-r$r" --tsv "$OUT/$r-hist-rle.tsv" >"$OUT/$r-hist-rle.txt" 2>&1
+		if [ "$CUDA" = 1 ]; then
+			run_step "cub hist-rle $r" timeout 180 "$CUDA_DIR/cub-hist-rle-bench" "${HR[@]:2}" \
+				--tsv "$OUT/$r-cub-hist-rle.tsv" >"$OUT/$r-cub-hist-rle.txt" 2>&1
+		fi
 	fi
-	if [ "$SORT_MIN_LOG2" -le "$MAX_LOG2" ]; then
+	if wanted sort && [ "$SORT_MIN_LOG2" -le "$MAX_LOG2" ]; then
 		run_step "sort $r" timeout 240 "$BUILD/bench/sort-bench" --device "$DEVICE" \
 			--min-log2 "$SORT_MIN_LOG2" --max-log2 "$MAX_LOG2" --reps 10 \
 			--tsv "$OUT/$r-sort.tsv" >"$OUT/$r-sort.txt" 2>&1

@@ -21,6 +21,14 @@ Then, for each target of the issue ("Done when"), every call and size it
 names: CUB's time over ours (at least 0.95 to meet it), or for the small
 sizes each call's time over the copy kernel of its own run and API (at
 most 1.05). A target with no rows on one side prints "not measured".
+
+The blocking call's floor: where both APIs' copy kernels were timed by
+blocking call at a size (ours on an engine without profiling), their
+difference there is what OpenCL's launch-and-wait costs over CUDA's for
+the same kernel. A blocking miss that this floor covers, i.e. CUB's time
+over (ours less the floor) reaches 0.95, is marked '~': it is the API's
+cost, measured in the same job, not the call's. It still counts as
+missed.
 The warp families' target (0.97 of CUDA) comes from bench/warp-ratios.py,
 not from here.
 
@@ -112,8 +120,23 @@ def log2(n):
     return n.bit_length() - 1
 
 
+def blocking_floor(rows, n):
+    """OpenCL's blocking copy kernel less CUDA's at n, in ms, or None."""
+    r = rows.get(("opencl-copy", "copy", "float", n))
+    cuda, _ = figure(rows, ("cuda-copy", "copy", "float", n), "blocking")
+    if not r or not r["blocking"] or cuda is None:
+        return None
+    return statistics.median(r["blocking"]) - cuda
+
+
+def within_floor(rows, n, mine, theirs):
+    """True when the blocking floor at n covers our gap to CUB's target."""
+    floor = blocking_floor(rows, n)
+    return floor is not None and floor > 0 and mine > floor and theirs / (mine - floor) >= LIMIT
+
+
 def against_cub(rows, target):
-    """Lines (call, size, ratio text, ratio) for one CUB target."""
+    """Lines (call, size, ratio text, ratio, within the floor) for one CUB target."""
     name, measure, (lo, hi), calls = target
     out = []
     ours = sorted({k[1:] for k in rows if k[0] == "ours"})
@@ -127,7 +150,9 @@ def against_cub(rows, target):
         if mine is None or theirs is None:
             continue
         ratio = theirs / mine
-        out.append(("%s %s" % (op, typ), log2(n), "%.2f%s" % (ratio, "*" if star else ""), ratio))
+        floor = measure == "blocking" and not star and within_floor(rows, n, mine, theirs)
+        out.append(("%s %s" % (op, typ), log2(n), "%.2f%s" % (ratio, "*" if star else ""), ratio,
+                    floor))
     return out
 
 
@@ -146,7 +171,7 @@ def against_copy(rows, side, copy_side, measure):
                 break
         if call is None or copy is None:
             continue
-        out.append(("%s %s" % (op, typ), log2(n), "%.2f" % (call / copy), call / copy))
+        out.append(("%s %s" % (op, typ), log2(n), "%.2f" % (call / copy), call / copy, False))
     return out
 
 
@@ -157,16 +182,20 @@ def report(title, lines, ok, markdown):
         return None
     missed = [l for l in lines if not ok(l[3])]
     verdict = "met" if not missed else "MISSED at %d of %d" % (len(missed), len(lines))
+    floored = sum(1 for l in missed if l[4])
+    if floored:
+        verdict += " (%d within the blocking call's floor, '~')" % floored
     print("%s: %s" % (title, verdict))
     by_call = defaultdict(list)
-    for call, l2, text, ratio in lines:
+    for call, l2, text, ratio, floor in lines:
         # Three decimals where two would round a miss onto the line.
         if ok(float(text.rstrip("*"))) != ok(ratio):
             text = "%.3f%s" % (ratio, text[4:])
-        by_call[call].append((l2, text, ok(ratio)))
+        mark = "" if ok(ratio) else "!~" if floor else "!"
+        by_call[call].append((l2, text + mark, ok(ratio)))
     for call, cells in by_call.items():
         worst = "" if all(c[2] for c in cells) else "  <- "
-        text = "  ".join("2^%d %s%s" % (l2, t, "" if good else "!") for l2, t, good in cells)
+        text = "  ".join("2^%d %s" % (l2, t) for l2, t, _ in cells)
         print(("  - %s: %s%s" if markdown else "  %-30s %s%s") % (call, text, worst.rstrip()))
     return not missed
 
@@ -188,8 +217,14 @@ def main(argv):
         lines = against_copy(rows, "cub", "cuda-copy", measure)
         report("(CUB, for comparison) %s, its calls over the CUDA copy kernel, 2^10-2^16" % measure,
                lines, lambda r: r <= SMALL_LIMIT, markdown)
+    floors = sorted((log2(k[3]), blocking_floor(rows, k[3])) for k in rows
+                    if k[:3] == ("opencl-copy", "copy", "float") and SMALL[1] <= log2(k[3]))
+    floors = [(l2, f) for l2, f in floors if f is not None]
+    if floors:
+        print("the blocking call's floor, OpenCL's copy kernel less CUDA's, same job, us: " +
+              "  ".join("2^%d %.1f" % (l2, f * 1000) for l2, f in floors))
     print("'*': our blocking figure from a profiling engine (no --no-profiling rows); "
-          "'!': under the target")
+          "'!': under the target; '~': a miss the floor covers")
     return 1 if False in verdicts else 0
 
 
