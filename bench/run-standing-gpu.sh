@@ -61,6 +61,8 @@ done
 mkdir -p "$1"
 OUT=$(cd "$1" && pwd)
 exec > >(tee "$OUT/run.log") 2>&1
+# run_step's own lines go to fd 3, the log, past the step's redirection.
+exec 3>&1
 
 status=0
 # One step: a failure is recorded and the job goes on, so that the
@@ -69,9 +71,9 @@ run_step() {
 	local name=$1 rc=0 start=$SECONDS
 	shift
 	"$@" || rc=$?
-	echo "  $name: $((SECONDS - start)) s"
+	echo "  $name: $((SECONDS - start)) s" >&3
 	if [ "$rc" -ne 0 ]; then
-		echo "run-standing: $name failed (exit $rc)"
+		echo "run-standing: $name failed (exit $rc)" >&3
 		status=1
 	fi
 }
