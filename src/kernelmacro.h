@@ -1,4 +1,4 @@
-/* Kernels declared through macros: the names that expand to `kernel`. */
+/* Kernels declared through macros, and the conditionals the compiler takes. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_KERNELMACRO_H
 #define CLWARP_KERNELMACRO_H
@@ -9,27 +9,62 @@
 #include "clwarp/clwarp.h"
 
 /*
- * Object-like macros whose expansion starts with `kernel` or `__kernel`
- * (`#define KERNEL kernel`, `#define __global__ __kernel`): the source
- * rewrite treats each use as the keyword, so the width pin and the local
- * backend's scratch parameter reach kernels declared that way. A macro
- * that expands to another such macro counts too. Function-like macros
- * are not followed; the width check after the build catches what is left
- * (src/kernel.c).
+ * The source rewrite must see each kernel the compiler sees. This follows
+ * the preprocessor as far as the source decides it: every #define and
+ * #undef, the -D and -U build options, what the OpenCL compiler surely
+ * defines (__OPENCL_VERSION__, __OPENCL_C_VERSION__, CL_VERSION_1_0 .. 1_2),
+ * and which side of each #if, #ifdef, #ifndef, #elif and #else the
+ * compiler takes. A name the compiler or the engine's prelude may define
+ * (reserved names, cl_*, CL_*, CLWARP*, warp_*, the limits of OpenCL C's
+ * headers), and an expression over one, is "maybe": both sides of such a
+ * conditional are looked at, and a macro defined differently on them is
+ * "maybe a kernel", which a declaration may not use.
+ *
+ * A kernel macro is one whose expansion starts with `kernel` or
+ * `__kernel`, after any __attribute__((...)), or with another kernel
+ * macro: object-like (`#define KERNEL __kernel`) or function-like
+ * (`#define KERNEL_FN(name) __kernel void name`).
  */
+struct km_macro;
+struct km_cond;
+
 struct kernel_macros {
-	char **names;
-	size_t count;
+	struct km_macro *macros;
+	size_t count, cap;
+	size_t *slots;       /* hash of macros by name: index + 1, 0 empty */
+	size_t slot_count;
+	struct km_cond *conds;
+	size_t depth, cond_cap;
+	bool failed;         /* out of memory */
 };
 
-/* Look at one #define directive, `text` .. `end` (after the `#`, the
- * continuation lines included): remember its name if it names a kernel.
- * #undef forgets the name. Out of memory is the only error. */
-clwarp_status kernel_macros_directive(struct kernel_macros *macros, const char *text,
-				      const char *end);
+/* How a name is used where a kernel may be declared. */
+enum kernel_use {
+	KERNEL_USE_NONE,
+	KERNEL_USE_WORD,     /* `kernel`, `__kernel` or an object-like kernel macro */
+	KERNEL_USE_CALL,     /* a function-like kernel macro: (arguments) follow */
+};
 
-/* Is the identifier `name` (`len` bytes) `kernel`, `__kernel` or one of the macros? */
-bool kernel_macros_is_kernel(const struct kernel_macros *macros, const char *name, size_t len);
+/* The names the compiler defines and the -D and -U of the build `options`. */
+clwarp_status kernel_macros_init(struct kernel_macros *macros, const char *options);
+
+/* One directive, `text` .. `end` (after the `#`, continuation lines
+ * included), at file:line. Out of memory is the only error. */
+clwarp_status kernel_macros_directive(struct kernel_macros *macros, const char *text,
+				      const char *end, const char *file, unsigned line);
+
+/* Is the text here surely left out by the compiler (a side of a
+ * conditional it does not take)? */
+bool kernel_macros_dead(const struct kernel_macros *macros);
+
+/*
+ * The identifier `name` (`len` bytes) where a declaration begins, at
+ * file:line; `next`: the first character after it, blanks skipped (a
+ * function-like macro without `(` is not expanded). A macro that is maybe
+ * a kernel, or whose expansion holds the parameter list, is an error.
+ */
+clwarp_status kernel_macros_use(const struct kernel_macros *macros, const char *name, size_t len,
+				char next, const char *file, unsigned line, enum kernel_use *use);
 
 void kernel_macros_free(struct kernel_macros *macros);
 

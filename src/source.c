@@ -261,6 +261,36 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
+/* The width pin, where the backend has one, between `before` and `after`. */
+static void
+put_pin(struct expander *ex, const char *before, const char *after)
+{
+	if (ex->rewrite->reqd_sub_group_size)
+		strbuf_printf(ex->out, "%s__attribute__((intel_reqd_sub_group_size(%u)))%s", before,
+			      ex->rewrite->reqd_sub_group_size, after);
+}
+
+/* A function-like kernel macro's arguments, from p (blanks, then the `(`)
+ * to their `)`, copied to out: the position after them. */
+static const char *
+copy_macro_args(struct strbuf *out, const char *p, unsigned *line)
+{
+	const char *start = p;
+	int depth = 0;
+
+	for (; *p; p++) {
+		*line += *p == '\n';
+		depth += *p == '(';
+		depth -= *p == ')';
+		if (*p == ')' && depth == 0) {
+			p++;
+			break;
+		}
+	}
+	strbuf_append(out, start, (size_t)(p - start));
+	return p;
+}
+
 /* Is out[from..] only whitespace, or the word `void`? */
 static bool
 params_are_empty(const struct strbuf *out, size_t from)
@@ -325,7 +355,7 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 
 			ex->types_named |= source_words_in(start, p, &named);
 			ex->block_sync |= named && !ex->serving;
-			status = kernel_macros_directive(&ex->macros, q, p);
+			status = kernel_macros_directive(&ex->macros, q, p, name, directive_line);
 			if (status != CLWARP_OK)
 				return status;
 			while (*q == ' ' || *q == '\t')
@@ -419,12 +449,22 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			const char *start = p, *q;
 			size_t len;
 			bool cast;
+			enum kernel_use use = KERNEL_USE_NONE;
 
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
+			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE &&
+			    !kernel_macros_dead(&ex->macros)) {
+				status = kernel_macros_use(&ex->macros, start, len, *q, name, line, &use);
+				if (status != CLWARP_OK)
+					return status;
+			}
+			/* A function-like kernel macro: the pin goes before it. */
+			if (use == KERNEL_USE_CALL)
+				put_pin(ex, "", " ");
 			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
 			 * before '(': after an operator, `=`, `return`, `?`, a
 			 * conditional's `:` or `[` (not after `(` or `,`, where it
@@ -442,17 +482,17 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				ex->uses_warp = true;
 			ex->types_named |= source_type_bits(start, len);
 			ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
-			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
-			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
-			if ((kernel_macros_is_kernel(&ex->macros, start, len) ||
-			     (len == 10 && strncmp(start, "__global__", 10) == 0)) &&
-			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
+			/* `kernel`, `__kernel`, macros for them (kernelmacro.h), and
+			 * __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>.
+			 * A function-like macro's arguments come before the parameters. */
+			if (use != KERNEL_USE_NONE) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;
-				if (ex->rewrite->reqd_sub_group_size)
-					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
-						      ex->rewrite->reqd_sub_group_size);
-				prev_is_name = false;
+				if (use == KERNEL_USE_WORD)
+					put_pin(ex, " ", "");
+				else
+					p = copy_macro_args(out, p, &line);
+				prev_is_name = use == KERNEL_USE_CALL;
 				continue;
 			}
 			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
@@ -537,7 +577,9 @@ expand_program(const char *text, const char *name, const char *dir, const char *
 	if (options)
 		ex.types_named |= source_words_in(options, options + strlen(options), &ex.block_sync);
 	ex.out = &result->text;
-	status = parse_include_dirs(options, &ex);
+	status = kernel_macros_init(&ex.macros, options);
+	if (status == CLWARP_OK)
+		status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
 		status = expand(&ex, text, name, dir, NULL, 0);
 	/* After the includes, so the call graph spans every file; on every

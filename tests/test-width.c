@@ -59,6 +59,131 @@ START_TEST(test_macro_kernels)
 }
 END_TEST
 
+/* Kernels declared the way code shared with the host declares them: the
+ * rewrite follows the conditionals as the compiler takes them (the other
+ * side of each defines the macro to nothing, or to `kernel` where that
+ * side would turn a helper into a kernel), function-like macros, an
+ * #undef and redefinition, and a -D option (USE_E=2). */
+static const char conditional_source[] =
+	"#ifdef __OPENCL_VERSION__\n"
+	"#define KERNEL_A __kernel\n"
+	"#define HELPER\n"
+	"#else\n"
+	"#define KERNEL_A\n"
+	"#define HELPER kernel\n"
+	"#endif\n"
+	"#if defined(HOST_BUILD)\n"
+	"#define KERNEL_B\n"
+	"#elif defined(__OPENCL_VERSION__) && !defined HOST_BUILD\n"
+	"#define KERNEL_B kernel\n"
+	"#else\n"
+	"#define KERNEL_B\n"
+	"#endif\n"
+	"#ifndef __SHARED_H__ /* an include guard the compiler might define */\n"
+	"#define __SHARED_H__\n"
+	"#ifndef HOST_BUILD\n"
+	"# if defined(__OPENCL_C_VERSION__) || defined(__OPENCL_VERSION__)\n"
+	"#  ifdef NO_SUCH_NAME\n"
+	"#   define KERNEL_C\n"
+	"#  elif CL_VERSION_1_2 >= 120 && (2 * 3 + 1) % 4 == 3\n"
+	"#   define KERNEL_C __kernel\n"
+	"#  else\n"
+	"#   define KERNEL_C\n"
+	"#  endif\n"
+	"# else\n"
+	"#  define KERNEL_C\n"
+	"# endif\n"
+	"#else\n"
+	"# define KERNEL_C\n"
+	"#endif\n"
+	"#endif\n"
+	"#define KERNEL_FN(name) __kernel void name\n"
+	"#define KERNEL_ATTR(name) __attribute__((reqd_work_group_size(64, 1, 1))) kernel void name\n"
+	"#define KERNEL_ALIAS KERNEL_FN\n"
+	"#define KERNEL_D\n"
+	"#undef KERNEL_D\n"
+	"#define KERNEL_D kernel\n"
+	"#define KERNEL_H kernel\n"
+	"#undef KERNEL_H\n"
+	"#define KERNEL_H\n"
+	"#if USE_E > 1\n"
+	"#define KERNEL_E __attribute__((reqd_work_group_size(64, 1, 1))) __kernel\n"
+	"#else\n"
+	"#define KERNEL_E\n"
+	"#endif\n"
+	"typedef global int *out_ptr;\n"
+	"HELPER int helper(int x) { return x * 0; }\n"
+	"KERNEL_H int helper2(int x) { return x * 0; }\n"
+	"KERNEL_A void cond_else(global const int *in, out_ptr out)\n" WIDTH_BODY
+	"KERNEL_B /* a comment */ void cond_elif(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_C void nested(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_FN(function_like)(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_ATTR(with_attributes) (global const int *in,\n global int *out)\n" WIDTH_BODY
+	"KERNEL_ALIAS(through_alias)(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_D void redefined(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_E void by_option(global const int *in, global int *out)\n"
+	"{ uint i = get_global_id(0);\n"
+	"  out[i] = helper(in[i]) + helper2(in[i]) + (int)(warp_lane_id() * 1000u + warp_reduce_add(1u)); }\n";
+
+static const char *const conditional_kernels[] = {
+	"cond_else", "cond_elif", "nested", "function_like", "with_attributes", "through_alias",
+	"redefined", "by_option",
+};
+
+START_TEST(test_conditional_kernels)
+{
+	clwarp_engine *e = test_engine(NULL);
+	clwarp_program *p = NULL;
+	unsigned w;
+
+	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
+	ck_assert_clwarp_ok(clwarp_program_build_source(e, conditional_source, "shared.cl",
+							"-D USE_E=2", &p, NULL));
+	for (size_t i = 0; i < sizeof(conditional_kernels) / sizeof(conditional_kernels[0]); i++)
+		check_widths(e, p, conditional_kernels[i], w);
+	clwarp_engine_free(e);
+}
+END_TEST
+
+/* Kernel macros the rewrite cannot follow are refused at the use, naming
+ * the place: one that is a kernel on one side of a conditional the source
+ * does not decide (the device's version), and one that holds the
+ * parameter list. */
+static const char undecided_source[] =
+	"#if __OPENCL_VERSION__ >= 200\n"
+	"#define KERNEL __kernel\n"
+	"#else\n"
+	"#define KERNEL\n"
+	"#endif\n"
+	"KERNEL void k(global int *out) { out[0] = 1; }\n";
+
+static const char whole_source[] =
+	"#define KERNEL_ALL(name) kernel void name(global int *out)\n"
+	"KERNEL_ALL(k) { out[0] = 1; }\n";
+
+static void
+check_refused(clwarp_engine *e, const char *source, const char *want1, const char *want2)
+{
+	clwarp_program *p = NULL;
+
+	ck_assert_int_eq(clwarp_program_build_source(e, source, "decl.cl", NULL, &p, NULL),
+			 CLWARP_ERROR_BUILD);
+	ck_assert_ptr_null(p);
+	fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), want1));
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), want2));
+}
+
+START_TEST(test_undecided_refused)
+{
+	clwarp_engine *e = test_engine(NULL);
+
+	check_refused(e, undecided_source, "decl.cl:6: `KERNEL`", "conditional at decl.cl:1");
+	check_refused(e, whole_source, "decl.cl:2: the kernel macro `KERNEL_ALL`", "parameter list");
+	clwarp_engine_free(e);
+}
+END_TEST
+
 /* A kernel whose `kernel` comes out of a function-like macro: the rewrite
  * does not see it, so it has no pin. Where the driver reports pins, it is
  * refused; elsewhere nothing can tell (docs/warp-api.md, "Warp widths"). */
@@ -134,6 +259,8 @@ main(void)
 	Suite *s = test_suite_with_timeout("width", &tc);
 
 	tcase_add_test(tc, test_macro_kernels);
+	tcase_add_test(tc, test_conditional_kernels);
+	tcase_add_test(tc, test_undecided_refused);
 	tcase_add_test(tc, test_pins_checked);
 	return test_main(s);
 }
