@@ -10,26 +10,9 @@
 #include <string.h>
 
 #include "error.h"
+#include "macrotable.h"
 #include "ppexpr.h"
 #include "sourcewords.h"
-
-/* What a macro's expansion starts. */
-enum km_kind {
-	KIND_NONE,
-	KIND_WORD,   /* `kernel`: pin after the name, parameters follow */
-	KIND_CALL,   /* `kernel` out of a function-like macro: (arguments), then parameters */
-	KIND_WHOLE,  /* `kernel` and the parameter list: the rewrite cannot reach them */
-	KIND_MAYBE,  /* a kernel on one side of an undecided conditional only */
-};
-
-struct km_macro {
-	char *name;
-	enum tri defined;
-	enum km_kind kind;
-	bool function_like;
-	char *body;   /* object-like and surely so defined: its body; else NULL */
-	char *where;  /* KIND_MAYBE: file:line of the conditional */
-};
 
 struct km_cond {
 	enum tri live;   /* this side is compiled (the enclosing text included) */
@@ -37,12 +20,6 @@ struct km_cond {
 	enum tri outer;  /* the text around the conditional is compiled */
 	char *where;     /* file:line, where its value is not known */
 	char *guard;     /* `#ifndef X` of a name the compiler may define: X */
-};
-
-static const char *const compiler_prefixes[] = {
-	"cl_", "CL_", "cles_", "CLK_", "CLWARP", "warp_", "FLT_", "DBL_", "HALF_", "FP_", "M_",
-	"CHAR_", "SCHAR_", "UCHAR_", "SHRT_", "USHRT_", "INT_", "UINT_", "LONG_", "ULONG_",
-	"MAXFLOAT", "HUGE_VAL", "INFINITY", "NAN", "NULL", "ATOMIC_",
 };
 
 static enum tri
@@ -63,121 +40,6 @@ tri_not(enum tri a)
 	return a == TRI_MAYBE ? a : a == TRI_YES ? TRI_NO : TRI_YES;
 }
 
-static bool
-is_word(const char *name, size_t len, const char *word)
-{
-	return strlen(word) == len && strncmp(name, word, len) == 0;
-}
-
-/* May the compiler, its headers or the engine's prelude define `name`? */
-static bool
-compiler_may_define(const char *name, size_t len)
-{
-	if (len >= 2 && name[0] == '_' && (name[1] == '_' || isupper((unsigned char)name[1])))
-		return true;
-	for (size_t i = 0; i < sizeof(compiler_prefixes) / sizeof(compiler_prefixes[0]); i++) {
-		size_t n = strlen(compiler_prefixes[i]);
-
-		if (len >= n && strncmp(name, compiler_prefixes[i], n) == 0)
-			return true;
-	}
-	return false;
-}
-
-static size_t
-hash(const char *name, size_t len)
-{
-	uint64_t h = 1469598103934665603u;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 1099511628211u;
-	return (size_t)h;
-}
-
-/* The slot of `name`: its macro's, or the empty one it would take. */
-static size_t *
-slot_of(const struct kernel_macros *m, const char *name, size_t len)
-{
-	size_t mask = m->slot_count - 1;
-
-	for (size_t i = hash(name, len) & mask;; i = (i + 1) & mask) {
-		size_t *s = &m->slots[i];
-
-		if (*s == 0 || is_word(name, len, m->macros[*s - 1].name))
-			return s;
-	}
-}
-
-static struct km_macro *
-find(const struct kernel_macros *m, const char *name, size_t len)
-{
-	size_t *s = m->slot_count ? slot_of(m, name, len) : NULL;
-
-	return s && *s ? &m->macros[*s - 1] : NULL;
-}
-
-static bool
-grow_slots(struct kernel_macros *m)
-{
-	size_t count = m->slot_count ? m->slot_count * 2 : 64;
-	size_t *slots = calloc(count, sizeof(*slots));
-
-	if (!slots)
-		return false;
-	free(m->slots);
-	m->slots = slots;
-	m->slot_count = count;
-	for (size_t i = 0; i < m->count; i++) {
-		const char *name = m->macros[i].name;
-
-		*slot_of(m, name, strlen(name)) = i + 1;
-	}
-	return true;
-}
-
-/* The macro `name`, made (never defined, no kernel) where new; NULL: out of memory. */
-static struct km_macro *
-entry(struct kernel_macros *m, const char *name, size_t len)
-{
-	struct km_macro *e = find(m, name, len), *grown;
-
-	if (e)
-		return e;
-	if ((m->count + 1) * 2 > m->slot_count && !grow_slots(m))
-		return NULL;
-	if (m->count == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 32;
-
-		grown = realloc(m->macros, cap * sizeof(*grown));
-		if (!grown)
-			return NULL;
-		m->macros = grown;
-		m->cap = cap;
-	}
-	e = &m->macros[m->count];
-	*e = (struct km_macro){ .name = strndup(name, len) };
-	if (!e->name)
-		return NULL;
-	e->defined = compiler_may_define(name, len) ? TRI_MAYBE : TRI_NO;
-	*slot_of(m, name, len) = ++m->count;
-	return e;
-}
-
-/* For pp_eval: what is known of a name. */
-static enum tri
-lookup(void *ctx, const char *name, size_t len, const char **body, const char **body_end)
-{
-	const struct km_macro *e = find(ctx, name, len);
-
-	*body = *body_end = NULL;
-	if (!e)
-		return compiler_may_define(name, len) ? TRI_MAYBE : TRI_NO;
-	if (e->defined == TRI_YES && e->body && !e->function_like) {
-		*body = e->body;
-		*body_end = e->body + strlen(e->body);
-	}
-	return e->defined;
-}
 
 /* Skip blanks, comments and line continuations inside a directive. */
 static const char *
@@ -238,7 +100,7 @@ holds_params(const char *p, const char *end)
 
 		if (len) {
 			p += len;
-			if (is_word(word, len, "__attribute__") || is_word(word, len, "__attribute")) {
+			if (macro_is_word(word, len, "__attribute__") || macro_is_word(word, len, "__attribute")) {
 				p = skip_blank(p, end);
 				if (p < end && *p == '(')
 					p = skip_parens(p, end);
@@ -265,16 +127,16 @@ body_kind(const struct kernel_macros *m, const char *p, const char *end, bool fu
 	for (;;) {
 		word = ident(skip_blank(p, end), end, &len);
 		p = skip_blank(word + len, end);
-		if (!is_word(word, len, "__attribute__") && !is_word(word, len, "__attribute"))
+		if (!macro_is_word(word, len, "__attribute__") && !macro_is_word(word, len, "__attribute"))
 			break;
 		if (p < end && *p == '(')
 			p = skip_parens(p, end);
 	}
 	if (len == 0)
 		return KIND_NONE;
-	if (is_word(word, len, "kernel") || is_word(word, len, "__kernel"))
+	if (macro_is_word(word, len, "kernel") || macro_is_word(word, len, "__kernel"))
 		return holds_params(p, end) ? KIND_WHOLE : function_like ? KIND_CALL : KIND_WORD;
-	e = find(m, word, len);
+	e = macro_find(m, word, len);
 	if (!e || e->defined == TRI_NO || e->kind == KIND_NONE)
 		return KIND_NONE;
 	if (e->kind == KIND_MAYBE)
@@ -315,7 +177,7 @@ set_macro(struct kernel_macros *m, struct km_macro *e, enum tri defined, enum km
 	char *copy = NULL;
 
 	if (body && (sure || (e->defined == TRI_YES && e->body && !e->function_like &&
-			      !function_like && is_word(body, body_len, e->body)))) {
+			      !function_like && macro_is_word(body, body_len, e->body)))) {
 		copy = strndup(body, body_len);
 		if (!copy)
 			return false;
@@ -364,9 +226,9 @@ define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 	while (end > body && isspace((unsigned char)end[-1]))
 		end--;
 	kind = undef ? KIND_NONE : body_kind(m, body, end, function_like, &where);
-	if (is_word(name, name_len, "kernel") || is_word(name, name_len, "__kernel"))
+	if (macro_is_word(name, name_len, "kernel") || macro_is_word(name, name_len, "__kernel"))
 		kind = KIND_NONE;
-	e = entry(m, name, name_len);
+	e = macro_entry(m, name, name_len);
 	return e && set_macro(m, e, undef ? TRI_NO : TRI_YES, kind, function_like,
 			      undef ? NULL : body, (size_t)(end - body), where);
 }
@@ -393,7 +255,7 @@ name_defined(struct kernel_macros *m, const char *p, const char *end, bool negat
 	name = ident(skip_blank(p, end), end, &len);
 	if (len == 0)
 		return TRI_MAYBE;
-	d = lookup(m, name, len, &body, &body_end);
+	d = macro_lookup(m, name, len, &body, &body_end);
 	return negate ? tri_not(d) : d;
 }
 
@@ -457,7 +319,7 @@ note_guard(struct kernel_macros *m, const char *p, const char *end)
 	size_t len;
 
 	name = ident(skip_blank(p, end), end, &len);
-	if (c->live != TRI_MAYBE || len == 0 || find(m, name, len))
+	if (c->live != TRI_MAYBE || len == 0 || macro_find(m, name, len))
 		return true;
 	c->guard = strndup(name, len);
 	return c->guard != NULL;
@@ -475,7 +337,7 @@ settle_guard(struct kernel_macros *m, const char *word, size_t len, const char *
 	if (!c || !c->guard)
 		return;
 	name = ident(skip_blank(p, end), end, &name_len);
-	if (is_word(word, len, "define") && is_word(name, name_len, c->guard)) {
+	if (macro_is_word(word, len, "define") && macro_is_word(name, name_len, c->guard)) {
 		c->live = c->outer;
 		c->taken = TRI_YES;
 		if (c->live != TRI_MAYBE) {
@@ -491,19 +353,19 @@ settle_guard(struct kernel_macros *m, const char *word, size_t len, const char *
 static enum tri
 condition(struct kernel_macros *m, const char *word, size_t len, const char *p, const char *end)
 {
-	if (is_word(word, len, "ifdef") || is_word(word, len, "elifdef"))
+	if (macro_is_word(word, len, "ifdef") || macro_is_word(word, len, "elifdef"))
 		return name_defined(m, p, end, false);
-	if (is_word(word, len, "ifndef") || is_word(word, len, "elifndef"))
+	if (macro_is_word(word, len, "ifndef") || macro_is_word(word, len, "elifndef"))
 		return name_defined(m, p, end, true);
-	return pp_eval(p, end, lookup, m);
+	return pp_eval(p, end, macro_lookup, m);
 }
 
 static bool
 conditional(struct kernel_macros *m, const char *word, size_t len, const char *p,
 	    const char *end, const char *file, unsigned line)
 {
-	bool opens = is_word(word, len, "if") || is_word(word, len, "ifdef") ||
-		     is_word(word, len, "ifndef");
+	bool opens = macro_is_word(word, len, "if") || macro_is_word(word, len, "ifdef") ||
+		     macro_is_word(word, len, "ifndef");
 	struct km_cond *c = m->depth ? &m->conds[m->depth - 1] : NULL;
 
 	if (opens) {
@@ -511,15 +373,15 @@ conditional(struct kernel_macros *m, const char *word, size_t len, const char *p
 
 		if (!open_cond(m, v, file, line))
 			return false;
-		return !is_word(word, len, "ifndef") || note_guard(m, p, end);
+		return !macro_is_word(word, len, "ifndef") || note_guard(m, p, end);
 	}
 	if (!c)
 		return true;  /* unbalanced: the compiler says so */
-	if (is_word(word, len, "endif")) {
+	if (macro_is_word(word, len, "endif")) {
 		close_cond(m);
 		return true;
 	}
-	if (is_word(word, len, "else"))
+	if (macro_is_word(word, len, "else"))
 		return next_side(m, TRI_YES, file, line);
 	if (c->outer == TRI_NO || c->taken == TRI_YES)
 		return next_side(m, TRI_NO, file, line);
@@ -537,13 +399,13 @@ kernel_macros_directive(struct kernel_macros *m, const char *text, const char *e
 	word = ident(p, end, &len);
 	p += len;
 	settle_guard(m, word, len, p, end);
-	if (is_word(word, len, "define") || is_word(word, len, "undef")) {
+	if (macro_is_word(word, len, "define") || macro_is_word(word, len, "undef")) {
 		if (region_live(m) != TRI_NO)
 			ok = define(m, p, end, len == 5);
-	} else if (is_word(word, len, "if") || is_word(word, len, "ifdef") ||
-		   is_word(word, len, "ifndef") || is_word(word, len, "elif") ||
-		   is_word(word, len, "elifdef") || is_word(word, len, "elifndef") ||
-		   is_word(word, len, "else") || is_word(word, len, "endif")) {
+	} else if (macro_is_word(word, len, "if") || macro_is_word(word, len, "ifdef") ||
+		   macro_is_word(word, len, "ifndef") || macro_is_word(word, len, "elif") ||
+		   macro_is_word(word, len, "elifdef") || macro_is_word(word, len, "elifndef") ||
+		   macro_is_word(word, len, "else") || macro_is_word(word, len, "endif")) {
 		ok = conditional(m, word, len, p, end, file, line);
 	}
 	if (!ok || m->failed) {
@@ -563,11 +425,11 @@ clwarp_status
 kernel_macros_use(const struct kernel_macros *m, const char *name, size_t len, char next,
 		  const char *file, unsigned line, enum kernel_use *use)
 {
-	const struct km_macro *e = find(m, name, len);
+	const struct km_macro *e = macro_find(m, name, len);
 
 	*use = KERNEL_USE_NONE;
-	if (is_word(name, len, "kernel") || is_word(name, len, "__kernel") ||
-	    (!e && is_word(name, len, "__global__"))) {
+	if (macro_is_word(name, len, "kernel") || macro_is_word(name, len, "__kernel") ||
+	    (!e && macro_is_word(name, len, "__global__"))) {
 		*use = KERNEL_USE_WORD;
 		return CLWARP_OK;
 	}
@@ -598,7 +460,7 @@ static bool
 predefine(struct kernel_macros *m, const char *name, size_t len, const char *body,
 	  size_t body_len)
 {
-	struct km_macro *e = entry(m, name, len);
+	struct km_macro *e = macro_entry(m, name, len);
 	const char *where = NULL;
 
 	if (!e)
@@ -617,7 +479,7 @@ option(struct kernel_macros *m, const char *p, size_t n, bool undef)
 	struct km_macro *e;
 
 	if (undef) {
-		e = entry(m, p, n);
+		e = macro_entry(m, p, n);
 		return e && set_macro(m, e, TRI_NO, KIND_NONE, false, NULL, 0, NULL);
 	}
 	if (!eq)

@@ -1,0 +1,46 @@
+/* The macros a program defines, by name: what the source rewrite knows of each. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_MACROTABLE_H
+#define CLWARP_MACROTABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernelmacro.h"
+#include "ppexpr.h"
+
+/* What a macro's expansion starts. */
+enum km_kind {
+	KIND_NONE,
+	KIND_WORD,   /* `kernel`: pin after the name, parameters follow */
+	KIND_CALL,   /* `kernel` out of a function-like macro: (arguments), then parameters */
+	KIND_WHOLE,  /* `kernel` and the parameter list: the rewrite cannot reach them */
+	KIND_MAYBE,  /* a kernel on one side of an undecided conditional only */
+};
+
+struct km_macro {
+	char *name;
+	enum tri defined;
+	enum km_kind kind;
+	bool function_like;
+	char *body;   /* object-like and surely so defined: its body; else NULL */
+	char *where;  /* KIND_MAYBE: file:line of the conditional */
+};
+
+/* May the compiler, its headers or the engine's prelude define `name`? */
+bool macro_compiler_may_define(const char *name, size_t len);
+
+/* The macro `name` (`len` bytes), or NULL where none was seen. */
+struct km_macro *macro_find(const struct kernel_macros *m, const char *name, size_t len);
+
+/* The macro `name`, made where new (defined: maybe where the compiler may
+ * define it, else no; no kernel); NULL: out of memory. */
+struct km_macro *macro_entry(struct kernel_macros *m, const char *name, size_t len);
+
+/* A pp_lookup_fn over the table (ctx: the struct kernel_macros). */
+enum tri macro_lookup(void *ctx, const char *name, size_t len, const char **body,
+		      const char **body_end);
+
+bool macro_is_word(const char *name, size_t len, const char *word);
+
+#endif
