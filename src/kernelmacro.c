@@ -208,7 +208,7 @@ set_macro(struct kernel_macros *m, struct km_macro *e, enum tri defined, enum km
 static bool
 define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 {
-	const char *name, *body, *where = NULL;
+	const char *name, *body, *where = NULL, *params = NULL;
 	size_t name_len;
 	bool function_like;
 	struct km_macro *e;
@@ -220,8 +220,10 @@ define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 	p = name + name_len;
 	/* A '(' right after the name makes a function-like macro. */
 	function_like = !undef && p < end && *p == '(';
-	if (function_like)
+	if (function_like) {
+		params = p + 1;
 		p = skip_parens(p, end);
+	}
 	body = skip_blank(p, end);
 	while (end > body && isspace((unsigned char)end[-1]))
 		end--;
@@ -229,8 +231,15 @@ define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 	if (macro_is_word(name, name_len, "kernel") || macro_is_word(name, name_len, "__kernel"))
 		kind = KIND_NONE;
 	e = macro_entry(m, name, name_len);
-	return e && set_macro(m, e, undef ? TRI_NO : TRI_YES, kind, function_like,
-			      undef ? NULL : body, (size_t)(end - body), where);
+	if (!e || !set_macro(m, e, undef ? TRI_NO : TRI_YES, kind, function_like,
+			     undef ? NULL : body, (size_t)(end - body), where))
+		return false;
+	free(e->params);
+	e->params = NULL;
+	/* A kernel's name comes out of it: the rewrite expands it (kernelexpand.h). */
+	if (params && e->body && p > params)
+		e->params = strndup(params, (size_t)(p - 1 - params));
+	return !params || !e->body || e->params;
 }
 
 static char *
@@ -527,6 +536,7 @@ kernel_macros_free(struct kernel_macros *m)
 		free(m->macros[i].name);
 		free(m->macros[i].body);
 		free(m->macros[i].where);
+		free(m->macros[i].params);
 	}
 	while (m->depth)
 		close_cond(m);

@@ -25,6 +25,7 @@ struct km_macro {
 	bool function_like;
 	char *body;   /* object-like and surely so defined: its body; else NULL */
 	char *where;  /* KIND_MAYBE: file:line of the conditional */
+	char *params; /* function-like, its body known: the text between its parentheses */
 };
 
 /* May the compiler, its headers or the engine's prelude define `name`? */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "error.h"
+#include "kernelexpand.h"
 #include "kernelmacro.h"
 #include "sourcewords.h"
 #include "warpctx.h"
@@ -261,34 +262,25 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* The width pin, where the backend has one, between `before` and `after`. */
-static void
-put_pin(struct expander *ex, const char *before, const char *after)
+/* A kernel declared through a function-like kernel macro at `start`
+ * (name:*line): its expansion, pinned; *p: past the macro's arguments. */
+static clwarp_status
+kernel_call(struct expander *ex, const char *start, const char *name, unsigned *line,
+	    const char **p)
 {
+	char pin[64] = "";
+	clwarp_status status;
+
 	if (ex->rewrite->reqd_sub_group_size)
-		strbuf_printf(ex->out, "%s__attribute__((intel_reqd_sub_group_size(%u)))%s", before,
-			      ex->rewrite->reqd_sub_group_size, after);
-}
-
-/* A function-like kernel macro's arguments, from p (blanks, then the `(`)
- * to their `)`, copied to out: the position after them. */
-static const char *
-copy_macro_args(struct strbuf *out, const char *p, unsigned *line)
-{
-	const char *start = p;
-	int depth = 0;
-
-	for (; *p; p++) {
-		*line += *p == '\n';
-		depth += *p == '(';
-		depth -= *p == ')';
-		if (*p == ')' && depth == 0) {
-			p++;
-			break;
-		}
-	}
-	strbuf_append(out, start, (size_t)(p - start));
-	return p;
+		snprintf(pin, sizeof(pin), " __attribute__((intel_reqd_sub_group_size(%u)))",
+			 ex->rewrite->reqd_sub_group_size);
+	status = kernel_expand(&ex->macros, start, pin, name, *line, ex->out, p);
+	if (status != CLWARP_OK)
+		return status;
+	for (const char *q = start; q < *p; q++)
+		*line += *q == '\n';
+	ex->kernel_count++;
+	return CLWARP_OK;
 }
 
 /* Is out[from..] only whitespace, or the word `void`? */
@@ -462,9 +454,15 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				if (status != CLWARP_OK)
 					return status;
 			}
-			/* A function-like kernel macro: the pin goes before it. */
-			if (use == KERNEL_USE_CALL)
-				put_pin(ex, "", " ");
+			/* A function-like kernel macro: expanded as far as its `kernel`. */
+			if (use == KERNEL_USE_CALL) {
+				status = kernel_call(ex, start, name, &line, &p);
+				if (status != CLWARP_OK)
+					return status;
+				ks = KS_AFTER_KERNEL;
+				prev_is_name = true;
+				continue;
+			}
 			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
 			 * before '(': after an operator, `=`, `return`, `?`, a
 			 * conditional's `:` or `[` (not after `(` or `,`, where it
@@ -482,17 +480,15 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				ex->uses_warp = true;
 			ex->types_named |= source_type_bits(start, len);
 			ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
-			/* `kernel`, `__kernel`, macros for them (kernelmacro.h), and
-			 * __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>.
-			 * A function-like macro's arguments come before the parameters. */
-			if (use != KERNEL_USE_NONE) {
+			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
+			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
+			if (use == KERNEL_USE_WORD) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;
-				if (use == KERNEL_USE_WORD)
-					put_pin(ex, " ", "");
-				else
-					p = copy_macro_args(out, p, &line);
-				prev_is_name = use == KERNEL_USE_CALL;
+				if (ex->rewrite->reqd_sub_group_size)
+					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
+						      ex->rewrite->reqd_sub_group_size);
+				prev_is_name = false;
 				continue;
 			}
 			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&

@@ -1,0 +1,23 @@
+/* Function-like kernel macros, expanded where a kernel is declared with one. */
+/* SPDX-License-Identifier: MIT */
+#ifndef CLWARP_KERNELEXPAND_H
+#define CLWARP_KERNELEXPAND_H
+
+#include "clwarp/clwarp.h"
+#include "kernelmacro.h"
+#include "util.h"
+
+/*
+ * `text` starts a kernel declared through a function-like kernel macro
+ * (KERNEL_USE_CALL: `KERNEL_FN(name)`, blanks and its arguments after the
+ * name), at file:line. Append to `out` what the macro expands to, as far
+ * as its `kernel` (`__kernel void name`), with `pin` right after that
+ * word, and the source's line breaks, so that the rewrite and the compiler
+ * see the kernel's name and its parameter list alike; *after: where the
+ * invocation ends. A macro the expansion cannot follow is an error.
+ */
+clwarp_status kernel_expand(const struct kernel_macros *macros, const char *text,
+			    const char *pin, const char *file, unsigned line, struct strbuf *out,
+			    const char **after);
+
+#endif
