@@ -62,8 +62,9 @@ END_TEST
 /* Kernels declared the way code shared with the host declares them: the
  * rewrite follows the conditionals as the compiler takes them (the other
  * side of each defines the macro to nothing, or to `kernel` where that
- * side would turn a helper into a kernel), function-like macros, an
- * #undef and redefinition, and a -D option (USE_E=2). */
+ * side would turn a helper into a kernel), function-like macros (one
+ * through another, one with ## and its arguments over two lines), an
+ * #undef and redefinition, and -D options (USE_E=2, KERNEL_O=__kernel). */
 static const char conditional_source[] =
 	"#ifdef __OPENCL_VERSION__\n"
 	"#define KERNEL_A __kernel\n"
@@ -100,6 +101,7 @@ static const char conditional_source[] =
 	"#define KERNEL_FN(name) __kernel void name\n"
 	"#define KERNEL_ATTR(name) __attribute__((reqd_work_group_size(64, 1, 1))) kernel void name\n"
 	"#define KERNEL_ALIAS KERNEL_FN\n"
+	"#define KERNEL_PASTE(name, suffix) kernel void name ## suffix\n"
 	"#define KERNEL_D\n"
 	"#undef KERNEL_D\n"
 	"#define KERNEL_D kernel\n"
@@ -120,14 +122,16 @@ static const char conditional_source[] =
 	"KERNEL_FN(function_like)(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_ATTR(with_attributes) (global const int *in,\n global int *out)\n" WIDTH_BODY
 	"KERNEL_ALIAS(through_alias)(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_PASTE(\n  with, _paste)(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_D void redefined(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_O void by_define(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_E void by_option(global const int *in, global int *out)\n"
 	"{ uint i = get_global_id(0);\n"
 	"  out[i] = helper(in[i]) + helper2(in[i]) + (int)(warp_lane_id() * 1000u + warp_reduce_add(1u)); }\n";
 
 static const char *const conditional_kernels[] = {
 	"cond_else", "cond_elif", "nested", "function_like", "with_attributes", "through_alias",
-	"redefined", "by_option",
+	"with_paste", "redefined", "by_define", "by_option",
 };
 
 START_TEST(test_conditional_kernels)
@@ -138,7 +142,7 @@ START_TEST(test_conditional_kernels)
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &w));
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, conditional_source, "shared.cl",
-							"-D USE_E=2", &p, NULL));
+							"-D USE_E=2 -DKERNEL_O=__kernel", &p, NULL));
 	for (size_t i = 0; i < sizeof(conditional_kernels) / sizeof(conditional_kernels[0]); i++)
 		check_widths(e, p, conditional_kernels[i], w);
 	clwarp_engine_free(e);
