@@ -181,7 +181,7 @@ expand_step(const struct km_macro *e, struct strbuf *w, size_t at, size_t len)
 		const char *q = skip_space(to, end);
 
 		n = q < end && *q == '(' ? split_list(q, end, args, &close) : -1;
-		repl = n >= 0 && e->params ? substitute(e, args, n) : NULL;
+		repl = n >= 0 && e->params && e->body ? substitute(e, args, n) : NULL;
 		to = n >= 0 ? close + 1 : to;
 	}
 	if (!repl)

@@ -10,36 +10,10 @@
 #include <string.h>
 
 #include "error.h"
+#include "macrocond.h"
 #include "macrotable.h"
 #include "ppexpr.h"
 #include "sourcewords.h"
-
-struct km_cond {
-	enum tri live;   /* this side is compiled (the enclosing text included) */
-	enum tri taken;  /* this side or an earlier one is taken */
-	enum tri outer;  /* the text around the conditional is compiled */
-	char *where;     /* file:line, where its value is not known */
-	char *guard;     /* `#ifndef X` of a name the compiler may define: X */
-};
-
-static enum tri
-tri_and(enum tri a, enum tri b)
-{
-	return a == TRI_NO || b == TRI_NO ? TRI_NO : a == TRI_YES && b == TRI_YES ? TRI_YES : TRI_MAYBE;
-}
-
-static enum tri
-tri_or(enum tri a, enum tri b)
-{
-	return a == TRI_YES || b == TRI_YES ? TRI_YES : a == TRI_NO && b == TRI_NO ? TRI_NO : TRI_MAYBE;
-}
-
-static enum tri
-tri_not(enum tri a)
-{
-	return a == TRI_MAYBE ? a : a == TRI_YES ? TRI_NO : TRI_YES;
-}
-
 
 /* Skip blanks, comments and line continuations inside a directive. */
 static const char *
@@ -151,55 +125,24 @@ body_kind(const struct kernel_macros *m, const char *p, const char *end, bool fu
 	return holds_params(p, end) ? KIND_WHOLE : function_like ? KIND_CALL : KIND_WORD;
 }
 
-/* The innermost undecided conditional around here: file:line. */
-static const char *
-undecided_where(const struct kernel_macros *m)
-{
-	for (size_t i = m->depth; i > 0; i--)
-		if (m->conds[i - 1].where)
-			return m->conds[i - 1].where;
-	return "?";
-}
-
-static enum tri
-region_live(const struct kernel_macros *m)
-{
-	return m->depth ? m->conds[m->depth - 1].live : TRI_YES;
-}
-
-/* Set e from a #define (defined = YES) or #undef (NO); where the region is
- * maybe compiled, what differs from before becomes maybe. */
+/* Set e from a #define (defined = YES) or #undef (NO); the conditional
+ * around remembers what it was (macrocond.h). */
 static bool
 set_macro(struct kernel_macros *m, struct km_macro *e, enum tri defined, enum km_kind kind,
 	  bool function_like, const char *body, size_t body_len, const char *where)
 {
-	bool sure = region_live(m) == TRI_YES;
-	char *copy = NULL;
+	char *copy = body ? strndup(body, body_len) : NULL, *w = NULL;
 
-	if (body && (sure || (e->defined == TRI_YES && e->body && !e->function_like &&
-			      !function_like && macro_is_word(body, body_len, e->body)))) {
-		copy = strndup(body, body_len);
-		if (!copy)
-			return false;
+	if ((body && !copy) || !macro_cond_save(m, (size_t)(e - m->macros)) ||
+	    (kind == KIND_MAYBE && where && !(w = strdup(where)))) {
+		free(copy);
+		return false;
 	}
-	if (!sure && e->kind != kind) {
-		kind = KIND_MAYBE;
-		where = undecided_where(m);
-	}
-	if (!sure && e->defined != defined)
-		defined = TRI_MAYBE;
-	free(e->body);
+	macro_state_free(e);
 	e->body = copy;
+	e->where = w;
 	e->defined = defined;
 	e->function_like = function_like;
-	if (kind != KIND_MAYBE || where != e->where) {
-		char *w = kind == KIND_MAYBE && where ? strdup(where) : NULL;
-
-		if (kind == KIND_MAYBE && where && !w)
-			return false;
-		free(e->where);
-		e->where = w;
-	}
 	e->kind = kind;
 	return true;
 }
@@ -234,23 +177,10 @@ define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 	if (!e || !set_macro(m, e, undef ? TRI_NO : TRI_YES, kind, function_like,
 			     undef ? NULL : body, (size_t)(end - body), where))
 		return false;
-	free(e->params);
-	e->params = NULL;
 	/* A kernel's name comes out of it: the rewrite expands it (kernelexpand.h). */
 	if (params && e->body && p > params)
 		e->params = strndup(params, (size_t)(p - 1 - params));
 	return !params || !e->body || e->params;
-}
-
-static char *
-place(const char *file, unsigned line)
-{
-	size_t n = strlen(file) + 16;
-	char *s = malloc(n);
-
-	if (s)
-		snprintf(s, n, "%s:%u", file, line);
-	return s;
 }
 
 /* `#ifdef`, `#ifndef` (negate) and `#elifdef`, `#elifndef`: is the name at p defined? */
@@ -268,96 +198,6 @@ name_defined(struct kernel_macros *m, const char *p, const char *end, bool negat
 	return negate ? tri_not(d) : d;
 }
 
-/* Open a conditional whose first side's condition is `v`. */
-static bool
-open_cond(struct kernel_macros *m, enum tri v, const char *file, unsigned line)
-{
-	enum tri outer = region_live(m);
-	struct km_cond *c;
-
-	if (m->depth == m->cond_cap) {
-		size_t cap = m->cond_cap ? m->cond_cap * 2 : 16;
-		struct km_cond *grown = realloc(m->conds, cap * sizeof(*grown));
-
-		if (!grown)
-			return false;
-		m->conds = grown;
-		m->cond_cap = cap;
-	}
-	c = &m->conds[m->depth++];
-	*c = (struct km_cond){ .outer = outer, .taken = outer == TRI_NO ? TRI_YES : v };
-	c->live = tri_and(outer, v);
-	if (c->live == TRI_MAYBE && !(c->where = place(file, line)))
-		return false;
-	return true;
-}
-
-/* The next side of the open conditional, with condition `v` (#else: YES). */
-static bool
-next_side(struct kernel_macros *m, enum tri v, const char *file, unsigned line)
-{
-	struct km_cond *c = &m->conds[m->depth - 1];
-	enum tri own = tri_and(tri_not(c->taken), v);
-
-	c->taken = tri_or(c->taken, v);
-	c->live = tri_and(c->outer, own);
-	free(c->guard);
-	c->guard = NULL;
-	if (c->live == TRI_MAYBE && !c->where && !(c->where = place(file, line)))
-		return false;
-	return true;
-}
-
-static void
-close_cond(struct kernel_macros *m)
-{
-	struct km_cond *c = &m->conds[--m->depth];
-
-	free(c->where);
-	free(c->guard);
-}
-
-/* `#ifndef X` where the compiler might define X: an include guard where
- * `#define X` comes next (a compiler's X would leave the header out, and
- * its declarations with it: the build fails, nothing runs wrong). */
-static bool
-note_guard(struct kernel_macros *m, const char *p, const char *end)
-{
-	struct km_cond *c = &m->conds[m->depth - 1];
-	const char *name;
-	size_t len;
-
-	name = ident(skip_blank(p, end), end, &len);
-	if (c->live != TRI_MAYBE || len == 0 || macro_find(m, name, len))
-		return true;
-	c->guard = strndup(name, len);
-	return c->guard != NULL;
-}
-
-/* The directive after `#ifndef X`: if it is `#define X`, X was not defined. */
-static void
-settle_guard(struct kernel_macros *m, const char *word, size_t len, const char *p,
-	     const char *end)
-{
-	struct km_cond *c = m->depth ? &m->conds[m->depth - 1] : NULL;
-	const char *name;
-	size_t name_len;
-
-	if (!c || !c->guard)
-		return;
-	name = ident(skip_blank(p, end), end, &name_len);
-	if (macro_is_word(word, len, "define") && macro_is_word(name, name_len, c->guard)) {
-		c->live = c->outer;
-		c->taken = TRI_YES;
-		if (c->live != TRI_MAYBE) {
-			free(c->where);
-			c->where = NULL;
-		}
-	}
-	free(c->guard);
-	c->guard = NULL;
-}
-
 /* The condition of #if, #ifdef, #elif ... at p; not looked at where it cannot matter. */
 static enum tri
 condition(struct kernel_macros *m, const char *word, size_t len, const char *p, const char *end)
@@ -373,28 +213,24 @@ static bool
 conditional(struct kernel_macros *m, const char *word, size_t len, const char *p,
 	    const char *end, const char *file, unsigned line)
 {
-	bool opens = macro_is_word(word, len, "if") || macro_is_word(word, len, "ifdef") ||
-		     macro_is_word(word, len, "ifndef");
-	struct km_cond *c = m->depth ? &m->conds[m->depth - 1] : NULL;
+	if (macro_is_word(word, len, "if") || macro_is_word(word, len, "ifdef") ||
+	    macro_is_word(word, len, "ifndef")) {
+		enum tri v = macro_cond_live(m) == TRI_NO ? TRI_NO : condition(m, word, len, p, end);
+		const char *name;
+		size_t name_len;
 
-	if (opens) {
-		enum tri v = region_live(m) == TRI_NO ? TRI_NO : condition(m, word, len, p, end);
-
-		if (!open_cond(m, v, file, line))
+		if (!macro_cond_open(m, v, file, line))
 			return false;
-		return !macro_is_word(word, len, "ifndef") || note_guard(m, p, end);
+		name = ident(skip_blank(p, end), end, &name_len);
+		return !macro_is_word(word, len, "ifndef") || macro_cond_note_guard(m, name, name_len);
 	}
-	if (!c)
-		return true;  /* unbalanced: the compiler says so */
-	if (macro_is_word(word, len, "endif")) {
-		close_cond(m);
-		return true;
-	}
+	if (macro_is_word(word, len, "endif"))
+		return macro_cond_close(m);
 	if (macro_is_word(word, len, "else"))
-		return next_side(m, TRI_YES, file, line);
-	if (c->outer == TRI_NO || c->taken == TRI_YES)
-		return next_side(m, TRI_NO, file, line);
-	return next_side(m, condition(m, word, len, p, end), file, line);
+		return macro_cond_next(m, TRI_YES, file, line);
+	if (!macro_cond_elif_matters(m))
+		return macro_cond_next(m, TRI_NO, file, line);
+	return macro_cond_next(m, condition(m, word, len, p, end), file, line);
 }
 
 clwarp_status
@@ -407,9 +243,17 @@ kernel_macros_directive(struct kernel_macros *m, const char *text, const char *e
 
 	word = ident(p, end, &len);
 	p += len;
-	settle_guard(m, word, len, p, end);
+	if (macro_is_word(word, len, "define")) {
+		const char *name;
+		size_t name_len;
+
+		name = ident(skip_blank(p, end), end, &name_len);
+		macro_cond_settle_guard(m, true, name, name_len);
+	} else {
+		macro_cond_settle_guard(m, false, NULL, 0);
+	}
 	if (macro_is_word(word, len, "define") || macro_is_word(word, len, "undef")) {
-		if (region_live(m) != TRI_NO)
+		if (macro_cond_live(m) != TRI_NO)
 			ok = define(m, p, end, len == 5);
 	} else if (macro_is_word(word, len, "if") || macro_is_word(word, len, "ifdef") ||
 		   macro_is_word(word, len, "ifndef") || macro_is_word(word, len, "elif") ||
@@ -427,7 +271,7 @@ kernel_macros_directive(struct kernel_macros *m, const char *text, const char *e
 bool
 kernel_macros_dead(const struct kernel_macros *m)
 {
-	return region_live(m) == TRI_NO;
+	return macro_cond_live(m) == TRI_NO;
 }
 
 clwarp_status
@@ -532,16 +376,12 @@ kernel_macros_init(struct kernel_macros *m, const char *options)
 void
 kernel_macros_free(struct kernel_macros *m)
 {
+	macro_cond_free(m);
 	for (size_t i = 0; i < m->count; i++) {
 		free(m->macros[i].name);
-		free(m->macros[i].body);
-		free(m->macros[i].where);
-		free(m->macros[i].params);
+		macro_state_free(&m->macros[i]);
 	}
-	while (m->depth)
-		close_cond(m);
 	free(m->macros);
 	free(m->slots);
-	free(m->conds);
 	*m = (struct kernel_macros){ 0 };
 }

@@ -126,3 +126,60 @@ macro_lookup(void *ctx, const char *name, size_t len, const char **body, const c
 	}
 	return e->defined;
 }
+
+static bool
+dup_field(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return !src || *dst;
+}
+
+bool
+macro_state_copy(struct km_macro *dst, const struct km_macro *src)
+{
+	*dst = *src;
+	dst->name = NULL;
+	if (dup_field(&dst->body, src->body) && dup_field(&dst->params, src->params) &&
+	    dup_field(&dst->where, src->where))
+		return true;
+	macro_state_free(dst);
+	return false;
+}
+
+void
+macro_state_free(struct km_macro *state)
+{
+	free(state->body);
+	free(state->params);
+	free(state->where);
+	state->body = state->params = state->where = NULL;
+}
+
+static bool
+same_text(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+bool
+macro_state_combine(struct km_macro *into, const struct km_macro *other, const char *where)
+{
+	bool alike = into->function_like == other->function_like;
+
+	if (into->defined != other->defined)
+		into->defined = TRI_MAYBE;
+	if (!alike || !same_text(into->body, other->body)) {
+		free(into->body);
+		into->body = NULL;
+	}
+	if (!alike || !same_text(into->params, other->params)) {
+		free(into->params);
+		into->params = NULL;
+	}
+	if (into->kind == other->kind)
+		return true;
+	into->kind = KIND_MAYBE;
+	if (!into->where)
+		return dup_field(&into->where, other->where ? other->where : where ? where : "?");
+	return true;
+}

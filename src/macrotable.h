@@ -44,4 +44,12 @@ enum tri macro_lookup(void *ctx, const char *name, size_t len, const char **body
 
 bool macro_is_word(const char *name, size_t len, const char *word);
 
+/* A macro's state without its name: copied (false: out of memory), freed. */
+bool macro_state_copy(struct km_macro *dst, const struct km_macro *src);
+void macro_state_free(struct km_macro *state);
+
+/* `into` becomes what is sure of both it and `other`: what differs is
+ * maybe (a kernel kind that differs: KIND_MAYBE, at `where`) or not known. */
+bool macro_state_combine(struct km_macro *into, const struct km_macro *other, const char *where);
+
 #endif

@@ -8,6 +8,24 @@
 /* No, yes, or it depends on what the compiler alone knows. */
 enum tri { TRI_NO, TRI_YES, TRI_MAYBE };
 
+static inline enum tri
+tri_and(enum tri a, enum tri b)
+{
+	return a == TRI_NO || b == TRI_NO ? TRI_NO : a == TRI_YES && b == TRI_YES ? TRI_YES : TRI_MAYBE;
+}
+
+static inline enum tri
+tri_or(enum tri a, enum tri b)
+{
+	return a == TRI_YES || b == TRI_YES ? TRI_YES : a == TRI_NO && b == TRI_NO ? TRI_NO : TRI_MAYBE;
+}
+
+static inline enum tri
+tri_not(enum tri a)
+{
+	return a == TRI_MAYBE ? a : a == TRI_YES ? TRI_NO : TRI_YES;
+}
+
 /*
  * What the caller knows of the macro `name` (`len` bytes): whether it is
  * defined, and where it surely is, an object-like macro's body (`*body` ..

@@ -64,7 +64,8 @@ END_TEST
  * side of each defines the macro to nothing, or to `kernel` where that
  * side would turn a helper into a kernel), function-like macros (one
  * through another, one with ## and its arguments over two lines), an
- * #undef and redefinition, and -D options (USE_E=2, KERNEL_O=__kernel). */
+ * #undef and redefinition, -D options (USE_E=2, KERNEL_O=__kernel), and
+ * a conditional the source does not decide whose every side makes a kernel. */
 static const char conditional_source[] =
 	"#ifdef __OPENCL_VERSION__\n"
 	"#define KERNEL_A __kernel\n"
@@ -113,6 +114,13 @@ static const char conditional_source[] =
 	"#else\n"
 	"#define KERNEL_E\n"
 	"#endif\n"
+	"#if __OPENCL_VERSION__ >= 200\n"
+	"#define KERNEL_U __attribute__((reqd_work_group_size(64, 1, 1))) __kernel\n"
+	"#elif defined(__ENDIAN_LITTLE__)\n"
+	"#define KERNEL_U kernel\n"
+	"#else\n"
+	"#define KERNEL_U KERNEL_D\n"
+	"#endif\n"
 	"typedef global int *out_ptr;\n"
 	"HELPER int helper(int x) { return x * 0; }\n"
 	"KERNEL_H int helper2(int x) { return x * 0; }\n"
@@ -125,13 +133,14 @@ static const char conditional_source[] =
 	"KERNEL_PASTE(\n  with, _paste)(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_D void redefined(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_O void by_define(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_U void undecided_alike(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_E void by_option(global const int *in, global int *out)\n"
 	"{ uint i = get_global_id(0);\n"
 	"  out[i] = helper(in[i]) + helper2(in[i]) + (int)(warp_lane_id() * 1000u + warp_reduce_add(1u)); }\n";
 
 static const char *const conditional_kernels[] = {
 	"cond_else", "cond_elif", "nested", "function_like", "with_attributes", "through_alias",
-	"with_paste", "redefined", "by_define", "by_option",
+	"with_paste", "redefined", "by_define", "undecided_alike", "by_option",
 };
 
 START_TEST(test_conditional_kernels)
