@@ -16,9 +16,10 @@
  * and which side of each #if, #ifdef, #ifndef, #elif and #else the
  * compiler takes. A name the compiler or the engine's prelude may define
  * (reserved names, cl_*, CL_*, CLWARP*, warp_*, the limits of OpenCL C's
- * headers), and an expression over one, is "maybe": both sides of such a
- * conditional are looked at, and a macro defined differently on them is
- * "maybe a kernel", which a declaration may not use.
+ * headers), and an expression over one, is "maybe": each side of such a
+ * conditional is followed as if taken, and at its #endif a macro is what
+ * the sides agree on (macrocond.h); one that is a kernel on some sides
+ * only is "maybe a kernel", which a declaration may not use.
  *
  * A kernel macro is one whose expansion starts with `kernel` or
  * `__kernel`, after any __attribute__((...)), or with another kernel
