@@ -218,7 +218,7 @@ follow(const struct kernel_macros *m, struct strbuf *w, size_t *at, size_t *len)
 			return false;
 		if (e->kind == KIND_WORD)
 			return true;
-		if (e->kind != KIND_CALL || !expand_step(e, w, *at, *len))
+		if ((e->kind != KIND_CALL && e->kind != KIND_EXPAND) || !expand_step(e, w, *at, *len))
 			return false;
 	}
 	return false;
@@ -230,6 +230,7 @@ kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, 
 {
 	const char *end = text + strlen(text), *p = text, *close = NULL;
 	struct span args[MAX_ARGS];
+	const struct km_macro *e;
 	struct strbuf w = { 0 };
 	size_t at = 0, len = 0, name_len;
 	unsigned breaks = 0;
@@ -238,8 +239,15 @@ kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, 
 	while (p < end && is_ident_char(*p))
 		p++;
 	name_len = (size_t)(p - text);
-	p = skip_space(p, end);
-	ok = p < end && *p == '(' && split_list(p, end, args, &close) >= 0;
+	e = macro_find(m, text, name_len);
+	/* A function-like macro's arguments follow its name; an object-like one is its name. */
+	if (e && e->function_like) {
+		p = skip_space(p, end);
+		ok = p < end && *p == '(' && split_list(p, end, args, &close) >= 0;
+	} else {
+		close = p - 1;
+		ok = e != NULL;
+	}
 	if (ok) {
 		strbuf_append(&w, text, (size_t)(close + 1 - text));
 		ok = follow(m, &w, &at, &len);

@@ -8,9 +8,10 @@
 #include "util.h"
 
 /*
- * `text` starts a kernel declared through a function-like kernel macro
- * (KERNEL_USE_CALL: `KERNEL_FN(name)`, blanks and its arguments after the
- * name), at file:line. Append to `out` what the macro expands to, as far
+ * `text` starts a kernel declared through a kernel macro the rewrite
+ * expands (KERNEL_USE_CALL: `KERNEL_FN(name)`, blanks and its arguments
+ * after the name, or an object-like macro defined to such a call), at
+ * file:line. Append to `out` what the macro expands to, as far
  * as its `kernel` (`__kernel void name`), with `pin` right after that
  * word, and the source's line breaks, so that the rewrite and the compiler
  * see the kernel's name and its parameter list alike; *after: where the

@@ -97,6 +97,7 @@ body_kind(const struct kernel_macros *m, const char *p, const char *end, bool fu
 	const struct km_macro *e;
 	const char *word;
 	size_t len;
+	bool args;
 
 	for (;;) {
 		word = ident(skip_blank(p, end), end, &len);
@@ -115,14 +116,17 @@ body_kind(const struct kernel_macros *m, const char *p, const char *end, bool fu
 		return KIND_NONE;
 	if (e->kind == KIND_MAYBE)
 		*where = e->where;
-	if (e->kind != KIND_CALL)
-		return e->kind == KIND_WORD && holds_params(p, end) ? KIND_WHOLE :
-		       e->kind == KIND_WORD && function_like ? KIND_CALL : e->kind;
+	if (e->kind == KIND_MAYBE || e->kind == KIND_WHOLE)
+		return e->kind;
 	/* Another function-like kernel macro: given its arguments here or at the use. */
-	if (p >= end || *p != '(')
-		return holds_params(p, end) ? KIND_WHOLE : KIND_CALL;
-	p = skip_parens(p, end);
-	return holds_params(p, end) ? KIND_WHOLE : function_like ? KIND_CALL : KIND_WORD;
+	args = e->kind == KIND_CALL && p < end && *p == '(';
+	if (args)
+		p = skip_parens(p, end);
+	if (holds_params(p, end))
+		return KIND_WHOLE;
+	if (function_like || (e->kind == KIND_CALL && !args))
+		return KIND_CALL;
+	return args || e->kind == KIND_EXPAND ? KIND_EXPAND : KIND_WORD;
 }
 
 /* Set e from a #define (defined = YES) or #undef (NO); the conditional
@@ -303,7 +307,7 @@ kernel_macros_use(const struct kernel_macros *m, const char *name, size_t len, c
 				 file, line, (int)len, name);
 	if (e->kind == KIND_WORD)
 		*use = KERNEL_USE_WORD;
-	else if (next == '(')
+	else if (e->kind == KIND_EXPAND || next == '(')
 		*use = KERNEL_USE_CALL;
 	return CLWARP_OK;
 }

@@ -43,7 +43,7 @@ struct kernel_macros {
 enum kernel_use {
 	KERNEL_USE_NONE,
 	KERNEL_USE_WORD,     /* `kernel`, `__kernel` or an object-like kernel macro */
-	KERNEL_USE_CALL,     /* a function-like kernel macro: (arguments) follow */
+	KERNEL_USE_CALL,     /* a macro the rewrite expands (kernelexpand.h) */
 };
 
 /* The names the compiler defines and the -D and -U of the build `options`. */

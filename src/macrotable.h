@@ -14,6 +14,7 @@ enum km_kind {
 	KIND_NONE,
 	KIND_WORD,   /* `kernel`: pin after the name, parameters follow */
 	KIND_CALL,   /* `kernel` out of a function-like macro: (arguments), then parameters */
+	KIND_EXPAND, /* object-like, through a function-like one given its arguments */
 	KIND_WHOLE,  /* `kernel` and the parameter list: the rewrite cannot reach them */
 	KIND_MAYBE,  /* a kernel on one side of an undecided conditional only */
 };

@@ -450,7 +450,11 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				;
 			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE &&
 			    !kernel_macros_dead(&ex->macros)) {
-				status = kernel_macros_use(&ex->macros, start, len, *q, name, line, &use);
+				const char *next = q;
+
+				while (isspace((unsigned char)*next))
+					next++;
+				status = kernel_macros_use(&ex->macros, start, len, *next, name, line, &use);
 				if (status != CLWARP_OK)
 					return status;
 			}

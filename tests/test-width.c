@@ -63,9 +63,10 @@ END_TEST
  * rewrite follows the conditionals as the compiler takes them (the other
  * side of each defines the macro to nothing, or to `kernel` where that
  * side would turn a helper into a kernel), function-like macros (one
- * through another, one with ## and its arguments over two lines), an
- * #undef and redefinition, -D options (USE_E=2, KERNEL_O=__kernel), and
- * a conditional the source does not decide whose every side makes a kernel. */
+ * through another, one with ## and its arguments over lines, one an
+ * object-like macro gives its arguments), an #undef and redefinition, -D
+ * options (USE_E=2, KERNEL_O=__kernel), and a conditional the source does
+ * not decide whose every side makes a kernel. */
 static const char conditional_source[] =
 	"#ifdef __OPENCL_VERSION__\n"
 	"#define KERNEL_A __kernel\n"
@@ -102,6 +103,7 @@ static const char conditional_source[] =
 	"#define KERNEL_FN(name) __kernel void name\n"
 	"#define KERNEL_ATTR(name) __attribute__((reqd_work_group_size(64, 1, 1))) kernel void name\n"
 	"#define KERNEL_ALIAS KERNEL_FN\n"
+	"#define NAMED_KERNEL KERNEL_FN(named)\n"
 	"#define KERNEL_PASTE(name, suffix) kernel void name ## suffix\n"
 	"#define KERNEL_D\n"
 	"#undef KERNEL_D\n"
@@ -130,7 +132,8 @@ static const char conditional_source[] =
 	"KERNEL_FN(function_like)(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_ATTR(with_attributes) (global const int *in,\n global int *out)\n" WIDTH_BODY
 	"KERNEL_ALIAS(through_alias)(global const int *in, global int *out)\n" WIDTH_BODY
-	"KERNEL_PASTE(\n  with, _paste)(global const int *in, global int *out)\n" WIDTH_BODY
+	"KERNEL_PASTE\n(\n  with, _paste)(global const int *in, global int *out)\n" WIDTH_BODY
+	"NAMED_KERNEL(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_D void redefined(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_O void by_define(global const int *in, global int *out)\n" WIDTH_BODY
 	"KERNEL_U void undecided_alike(global const int *in, global int *out)\n" WIDTH_BODY
@@ -140,7 +143,7 @@ static const char conditional_source[] =
 
 static const char *const conditional_kernels[] = {
 	"cond_else", "cond_elif", "nested", "function_like", "with_attributes", "through_alias",
-	"with_paste", "redefined", "by_define", "undecided_alike", "by_option",
+	"with_paste", "named", "redefined", "by_define", "undecided_alike", "by_option",
 };
 
 START_TEST(test_conditional_kernels)
