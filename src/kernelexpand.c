@@ -240,8 +240,9 @@ kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, 
 		p++;
 	name_len = (size_t)(p - text);
 	e = macro_find(m, text, name_len);
-	/* A function-like macro's arguments follow its name; an object-like one is its name. */
-	if (e && e->function_like) {
+	/* The arguments of a function-like macro (or of one that an object-like
+	 * macro names) follow; a macro that gives them itself is its name. */
+	if (e && e->kind == KIND_CALL) {
 		p = skip_space(p, end);
 		ok = p < end && *p == '(' && split_list(p, end, args, &close) >= 0;
 	} else {
