@@ -36,6 +36,7 @@ struct kernel_macros {
 	size_t slot_count;
 	struct km_cond *conds;
 	size_t depth, cond_cap;
+	unsigned long serial; /* the last number given to a conditional or one of its sides */
 	bool failed;         /* out of memory */
 };
 

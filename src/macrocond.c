@@ -14,6 +14,8 @@ struct km_change {
 	size_t index;
 	struct km_macro state;  /* saved: before the side; merged: the sides' agreement */
 	unsigned sides;         /* merged: how many of the sides that may be taken changed it */
+	unsigned long prev_in;  /* the macro's saved_in (saved) or merged_in (merged) before */
+	size_t prev_at;         /* merged: its merged_at before */
 };
 
 struct km_cond {
@@ -21,6 +23,8 @@ struct km_cond {
 	enum tri taken;     /* this side or an earlier one is taken */
 	enum tri outer;     /* the text around the conditional is compiled */
 	unsigned possible;  /* sides ended that may be taken */
+	unsigned long id;   /* this conditional's number */
+	unsigned long side; /* the number of the side now */
 	char *where;        /* file:line, where a side's condition is not known */
 	char *guard;        /* `#ifndef X` of a name the compiler may define: X */
 	struct km_change *saved, *merged;
@@ -68,23 +72,24 @@ macro_cond_save(struct kernel_macros *m, size_t index)
 	struct km_cond *c = top(m);
 	struct km_change *s;
 
-	if (!c)
+	if (!c || m->macros[index].saved_in == c->side)
 		return true;
-	for (size_t i = 0; i < c->nsaved; i++)
-		if (c->saved[i].index == index)
-			return true;
 	s = push_change(&c->saved, &c->nsaved, &c->cap_saved);
 	if (!s)
 		return false;
 	s->index = index;
 	s->sides = 0;
-	if (macro_state_copy(&s->state, &m->macros[index]))
-		return true;
-	c->nsaved--;
-	return false;
+	s->prev_in = m->macros[index].saved_in;
+	if (!macro_state_copy(&s->state, &m->macros[index])) {
+		c->nsaved--;
+		return false;
+	}
+	m->macros[index].saved_in = c->side;
+	return true;
 }
 
-/* Put the table entry `index` in `state` (taken over). */
+/* Put the table entry `index` in `state` (taken over), its name and
+ * macrocond.c's marks kept. */
 static void
 put_state(struct kernel_macros *m, size_t index, struct km_macro *state)
 {
@@ -92,7 +97,32 @@ put_state(struct kernel_macros *m, size_t index, struct km_macro *state)
 
 	macro_state_free(e);
 	state->name = e->name;
+	state->saved_in = e->saved_in;
+	state->merged_in = e->merged_in;
+	state->merged_at = e->merged_at;
 	*e = *state;
+}
+
+/* The agreement entry of the macro at `index` in c; made where new. */
+static struct km_change *
+merged_entry(struct kernel_macros *m, struct km_cond *c, size_t index)
+{
+	struct km_macro *e = &m->macros[index];
+	struct km_change *g;
+
+	if (e->merged_in == c->id)
+		return &c->merged[e->merged_at];
+	g = push_change(&c->merged, &c->nmerged, &c->cap_merged);
+	if (!g)
+		return NULL;
+	*g = (struct km_change){ .index = index, .prev_in = e->merged_in, .prev_at = e->merged_at };
+	if (!macro_state_copy(&g->state, e)) {
+		c->nmerged--;
+		return NULL;
+	}
+	e->merged_in = c->id;
+	e->merged_at = c->nmerged - 1;
+	return g;
 }
 
 /* The end of a side: what it did joins the agreement, and the table goes
@@ -105,27 +135,20 @@ end_side(struct kernel_macros *m, struct km_cond *c)
 	if (c->live != TRI_NO)
 		c->possible++;
 	for (size_t i = 0; i < c->nsaved; i++) {
-		struct km_change *s = &c->saved[i], *g = NULL;
+		struct km_change *s = &c->saved[i], *g;
+		bool known = m->macros[s->index].merged_in == c->id;
 
-		for (size_t j = 0; j < c->nmerged && !g; j++)
-			if (c->merged[j].index == s->index)
-				g = &c->merged[j];
-		if (c->live == TRI_NO) {
-			/* Nothing changes on a side that is not compiled. */
-		} else if (g) {
-			ok = ok && macro_state_combine(&g->state, &m->macros[s->index], c->where);
-			g->sides++;
-		} else if ((g = push_change(&c->merged, &c->nmerged, &c->cap_merged))) {
-			g->index = s->index;
-			g->sides = 1;
-			if (!macro_state_copy(&g->state, &m->macros[s->index])) {
-				c->nmerged--;
-				ok = false;
-			}
-		} else {
-			ok = false;
+		/* Nothing changes on a side that is not compiled. */
+		if (c->live != TRI_NO) {
+			g = merged_entry(m, c, s->index);
+			if (g && known)
+				ok = macro_state_combine(&g->state, &m->macros[s->index], c->where) && ok;
+			ok = ok && g;
+			if (g)
+				g->sides++;
 		}
 		put_state(m, s->index, &s->state);
+		m->macros[s->index].saved_in = s->prev_in;
 	}
 	c->nsaved = 0;
 	return ok;
@@ -159,6 +182,8 @@ macro_cond_open(struct kernel_macros *m, enum tri v, const char *file, unsigned 
 	}
 	c = &m->conds[m->depth++];
 	*c = (struct km_cond){ .outer = outer, .taken = outer == TRI_NO ? TRI_YES : v };
+	c->id = ++m->serial;
+	c->side = ++m->serial;
 	c->live = tri_and(outer, v);
 	return c->live != TRI_MAYBE || (c->where = place(file, line)) != NULL;
 }
@@ -172,6 +197,7 @@ macro_cond_next(struct kernel_macros *m, enum tri v, const char *file, unsigned 
 	if (!c)
 		return true;  /* unbalanced: the compiler says so */
 	ok = end_side(m, c);
+	c->side = ++m->serial;
 	c->live = tri_and(c->outer, tri_and(tri_not(c->taken), v));
 	c->taken = tri_or(c->taken, v);
 	free(c->guard);
@@ -196,6 +222,8 @@ settle(struct kernel_macros *m, struct km_cond *c)
 			ok = ok && macro_state_combine(&g->state, &m->macros[g->index], c->where);
 		ok = ok && macro_cond_save(m, g->index);
 		put_state(m, g->index, &g->state);
+		m->macros[g->index].merged_in = g->prev_in;
+		m->macros[g->index].merged_at = g->prev_at;
 	}
 	c->nmerged = 0;
 	return ok;

@@ -27,6 +27,10 @@ struct km_macro {
 	char *body;   /* object-like and surely so defined: its body; else NULL */
 	char *where;  /* KIND_MAYBE: file:line of the conditional */
 	char *params; /* function-like, its body known: the text between its parentheses */
+	/* macrocond.c's own: the side whose start it is saved for, and the
+	 * conditional (and where) it is in what the sides agree on. */
+	unsigned long saved_in, merged_in;
+	size_t merged_at;
 };
 
 /* May the compiler, its headers or the engine's prelude define `name`? */

@@ -365,7 +365,7 @@ parse_cond(struct eval *e)
 enum tri
 pp_eval(const char *text, const char *end, pp_lookup_fn lookup, void *ctx)
 {
-	struct eval *e = calloc(1, sizeof(*e));
+	struct eval *e = malloc(sizeof(*e));
 	struct val v;
 	bool bad;
 
@@ -373,6 +373,8 @@ pp_eval(const char *text, const char *end, pp_lookup_fn lookup, void *ctx)
 		return TRI_MAYBE;
 	e->lookup = lookup;
 	e->ctx = ctx;
+	e->count = e->pos = 0;
+	e->bad = false;
 	scan(e, text, end, 0);
 	v = e->bad || e->count == 0 ? (struct val){ false, 0 } : parse_cond(e);
 	bad = e->bad || e->pos != e->count;
