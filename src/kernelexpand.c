@@ -225,8 +225,8 @@ follow(const struct kernel_macros *m, struct strbuf *w, size_t *at, size_t *len)
 }
 
 clwarp_status
-kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, const char *file,
-	      unsigned line, struct strbuf *out, const char **after)
+kernel_expand(const struct kernel_macros *m, const char *text, unsigned pin, const char *file,
+	      unsigned *line, struct strbuf *out, const char **after)
 {
 	const char *end = text + strlen(text), *p = text, *close = NULL;
 	struct span args[MAX_ARGS];
@@ -260,7 +260,7 @@ kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, 
 				 "arguments do not match its parameters, it uses #, or it is defined "
 				 "differently on the sides of a conditional): declare the kernel with `kernel` "
 				 "or an object-like macro",
-				 file, line, (int)name_len, text);
+				 file, *line, (int)name_len, text);
 	}
 	for (size_t i = 0; i < w.len; i++)
 		if (w.data[i] == '\n' || w.data[i] == '\r')
@@ -268,8 +268,10 @@ kernel_expand(const struct kernel_macros *m, const char *text, const char *pin, 
 	for (const char *q = text; q <= close; q++)
 		breaks += *q == '\n';
 	strbuf_append(out, w.data, at + len);
-	strbuf_puts(out, pin);
+	if (pin)
+		strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))", pin);
 	strbuf_append(out, w.data + at + len, w.len - at - len);
+	*line += breaks;
 	while (breaks--)
 		strbuf_puts(out, "\n");
 	strbuf_free(&w);

@@ -279,12 +279,17 @@ kernel_macros_dead(const struct kernel_macros *m)
 }
 
 clwarp_status
-kernel_macros_use(const struct kernel_macros *m, const char *name, size_t len, char next,
-		  const char *file, unsigned line, enum kernel_use *use)
+kernel_macros_use(const struct kernel_macros *m, const char *name, size_t len, const char *file,
+		  unsigned line, enum kernel_use *use)
 {
 	const struct km_macro *e = macro_find(m, name, len);
+	const char *next = name + len;
 
 	*use = KERNEL_USE_NONE;
+	if (kernel_macros_dead(m))
+		return CLWARP_OK;
+	while (isspace((unsigned char)*next))
+		next++;
 	if (macro_is_word(name, len, "kernel") || macro_is_word(name, len, "__kernel") ||
 	    (!e && macro_is_word(name, len, "__global__"))) {
 		*use = KERNEL_USE_WORD;
@@ -307,7 +312,7 @@ kernel_macros_use(const struct kernel_macros *m, const char *name, size_t len, c
 				 file, line, (int)len, name);
 	if (e->kind == KIND_WORD)
 		*use = KERNEL_USE_WORD;
-	else if (e->kind == KIND_EXPAND || next == '(')
+	else if (e->kind == KIND_EXPAND || *next == '(')
 		*use = KERNEL_USE_CALL;
 	return CLWARP_OK;
 }

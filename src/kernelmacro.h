@@ -60,13 +60,14 @@ clwarp_status kernel_macros_directive(struct kernel_macros *macros, const char *
 bool kernel_macros_dead(const struct kernel_macros *macros);
 
 /*
- * The identifier `name` (`len` bytes) where a declaration begins, at
- * file:line; `next`: the first character after it, blanks skipped (a
- * function-like macro without `(` is not expanded). A macro that is maybe
- * a kernel, or whose expansion holds the parameter list, is an error.
+ * The identifier `name` (`len` bytes, the source text after it following)
+ * where a declaration begins, at file:line (a function-like macro without
+ * `(` after it is not expanded; in text the compiler surely leaves out,
+ * nothing is a kernel). A macro that is maybe a kernel, or whose expansion
+ * holds the parameter list, is an error.
  */
 clwarp_status kernel_macros_use(const struct kernel_macros *macros, const char *name, size_t len,
-				char next, const char *file, unsigned line, enum kernel_use *use);
+				const char *file, unsigned line, enum kernel_use *use);
 
 void kernel_macros_free(struct kernel_macros *macros);
 

@@ -262,27 +262,6 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* A kernel declared through a function-like kernel macro at `start`
- * (name:*line): its expansion, pinned; *p: past the macro's arguments. */
-static clwarp_status
-kernel_call(struct expander *ex, const char *start, const char *name, unsigned *line,
-	    const char **p)
-{
-	char pin[64] = "";
-	clwarp_status status;
-
-	if (ex->rewrite->reqd_sub_group_size)
-		snprintf(pin, sizeof(pin), " __attribute__((intel_reqd_sub_group_size(%u)))",
-			 ex->rewrite->reqd_sub_group_size);
-	status = kernel_expand(&ex->macros, start, pin, name, *line, ex->out, p);
-	if (status != CLWARP_OK)
-		return status;
-	for (const char *q = start; q < *p; q++)
-		*line += *q == '\n';
-	ex->kernel_count++;
-	return CLWARP_OK;
-}
-
 /* Is out[from..] only whitespace, or the word `void`? */
 static bool
 params_are_empty(const struct strbuf *out, size_t from)
@@ -448,24 +427,20 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			len = (size_t)(p - start);
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
-			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE &&
-			    !kernel_macros_dead(&ex->macros)) {
-				const char *next = q;
-
-				while (isspace((unsigned char)*next))
-					next++;
-				status = kernel_macros_use(&ex->macros, start, len, *next, name, line, &use);
+			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
+				status = kernel_macros_use(&ex->macros, start, len, name, line, &use);
+				/* A function-like kernel macro: expanded as far as its `kernel`. */
+				if (status == CLWARP_OK && use == KERNEL_USE_CALL)
+					status = kernel_expand(&ex->macros, start, ex->rewrite->reqd_sub_group_size,
+							       name, &line, out, &p);
 				if (status != CLWARP_OK)
 					return status;
-			}
-			/* A function-like kernel macro: expanded as far as its `kernel`. */
-			if (use == KERNEL_USE_CALL) {
-				status = kernel_call(ex, start, name, &line, &p);
-				if (status != CLWARP_OK)
-					return status;
-				ks = KS_AFTER_KERNEL;
-				prev_is_name = true;
-				continue;
+				if (use == KERNEL_USE_CALL) {
+					ex->kernel_count++;
+					ks = KS_AFTER_KERNEL;
+					prev_is_name = true;
+					continue;
+				}
 			}
 			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
 			 * before '(': after an operator, `=`, `return`, `?`, a
