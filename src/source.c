@@ -13,6 +13,7 @@
 #include "kernelmacro.h"
 #include "sourcewords.h"
 #include "warpctx.h"
+#include "warpflow.h"
 #include "kernels_embedded.h"
 
 #define MAX_INCLUDE_DEPTH 64
@@ -544,6 +545,8 @@ expand_program(const char *text, const char *name, const char *dir, const char *
 	 * backend, so a program that cannot be rewritten fails everywhere. */
 	if (status == CLWARP_OK)
 		status = warpctx_rewrite(&result->text, name, mode);
+	if (status == CLWARP_OK && scratch && rewrite->barrier_warps)
+		status = warpflow_rewrite(&result->text, name);
 	result->uses_warp = ex.uses_warp;
 	result->kernel_without_params = ex.kernel_without_params;
 	result->kernel_count = ex.kernel_count;
@@ -569,8 +572,8 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 {
 	clwarp_status status;
 
-	status = expand_program(text, name, dir, options, rewrite, rewrite->add_scratch_arg, stamps,
-				result);
+	status = expand_program(text, name, dir, options, rewrite,
+				rewrite->add_scratch_arg || rewrite->barrier_warps, stamps, result);
 	/* Whether a program names a block vote is known once every include is
 	 * in; such a program is expanded again, with the scratch. The first
 	 * pass stamped every file read. */
