@@ -79,7 +79,8 @@ const char options_help_text[] =
 	"'//! expect[K]@W: ...' holds only at warp width W (1, 2, 4, ... 64) and wins there\n"
 	"over the line without @W. --check with lines for out: buffer K at other widths\n"
 	"only is a usage error.\n"
-	"Exit status: 0 success, 1 run-time failure or check mismatch, 2 usage error.\n";
+	"Exit status: 0 success, 1 run-time failure or check mismatch, 2 usage error,\n"
+	"3 the kernel wrote past the end of a buffer (into its guard zone).\n";
 
 /* -------------------------------------------------------------- helpers */
 
