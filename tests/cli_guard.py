@@ -1,8 +1,10 @@
 # clwarp-run's tests (tests/test-cli.py): guard zones after its buffers
-# (tools/guard.c) and files that are not regular files (tools/regular-file.c).
+# (tools/guard.c), files that are not regular files (tools/regular-file.c)
+# and --sanitize (tools/sanitize.c).
 # SPDX-License-Identifier: MIT
 import json
 import os
+import shutil
 import subprocess
 
 from cli_case import BINARY
@@ -135,3 +137,79 @@ class GuardTests:
         self.assertEqual(out, "")
         self.assertIn('include-zero2.cl:1: cannot read #include "/dev/zero": /dev/zero is not a '
                       'regular file (a character device)', err)
+
+
+# Every work-item of a group writes tmp[0]: a write-write race in local memory.
+RACE = """\
+kernel void race(global int *out, local int *tmp)
+{
+	size_t l = get_local_id(0);
+	tmp[0] = (int)l;
+	out[get_global_id(0)] = tmp[0];
+}
+"""
+
+
+def position(text, needle, column_of):
+    """FILE:LINE:COLUMN as Oclgrind gives it: the line holding `needle`,
+    the column (from 1, a tab counting 1) of `column_of` in it."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(column_of) + 1
+    raise AssertionError(needle)
+
+
+class SanitizeTests:
+    """--sanitize: the run under Oclgrind, its reports with FILE:LINE."""
+
+    def need_oclgrind(self):
+        if not shutil.which("oclgrind"):
+            self.skipTest("oclgrind is not installed")
+
+    def test_sanitize_race(self):
+        self.need_oclgrind()
+        self.write_kernel("race.cl", RACE)
+        rc, out, err = self.run_quick(["--sanitize", "-g", "8", "-l", "8", "-a", "out:int[8]",
+                                       "-a", "local:int[1]", "race.cl"], timeout=300)
+        self.assertEqual(rc, 3, err)
+        self.assertEqual(out, "", "output printed although Oclgrind reported")
+        line, col = position(RACE, "tmp[0] = (int)l;", "=")
+        self.assertIn("clwarp-run: --sanitize: race.cl:%d:%d: Write-write data race at local memory "
+                      "(kernel race" % (line, col), err)
+
+    def test_sanitize_overflow(self):
+        # Under Oclgrind the buffers have no guard zone: Oclgrind itself
+        # reports the 4 writes past the end of a 60-element buffer.
+        self.need_oclgrind()
+        self.write_kernel("every.cl", EVERY)
+        rc, out, err = self.run_quick(["--sanitize", "-g", "64", "-l", "64", "-a", "out:int[60]",
+                                       "every.cl"], timeout=300)
+        self.assertEqual(rc, 3, err)
+        line, col = position(EVERY, "out[i] = ", "=")
+        self.assertIn("every.cl:%d:%d: Invalid write of size 4 at global memory (kernel every, 4 times)"
+                      % (line, col), err)
+
+    def test_sanitize_clean(self):
+        self.need_oclgrind()
+        self.write_kernel("every.cl", EVERY)
+        rc, out, err = self.run_quick(["--sanitize", "-q", "-g", "64", "-l", "64", "-a",
+                                       "out:int[64]", "every.cl"], timeout=300)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.ints(out, 0), list(range(1, 65)))
+        self.assertNotIn("--sanitize", err)
+
+    def test_sanitize_refused(self):
+        self.write_kernel("every.cl", EVERY)
+        self.usage_error("--sanitize", "-d", "cpu", "-a", "out:int[1]", "every.cl",
+                         pattern="-d cannot be given")
+        self.usage_error("--sanitize", "-b", "khr", "-a", "out:int[1]", "every.cl",
+                         pattern="-b khr cannot be given")
+        # No oclgrind on the PATH: one run-time error that says where it is.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLWARP_")}
+        env["PATH"] = self.tmp
+        proc = subprocess.run([BINARY, "--sanitize", "-a", "out:int[1]", "every.cl"], cwd=self.tmp,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=60)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stderr, "clwarp-run: --sanitize: cannot run oclgrind: No such file or "
+                         "directory (it is in the Debian package oclgrind)\n")

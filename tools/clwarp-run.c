@@ -16,6 +16,7 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "sanitize.h"
 
 #include <clwarp/clwarp.h>
 
@@ -164,6 +165,8 @@ run(struct run_state *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	report_set_json(o->json);
+	if (o->sanitize && !sanitize_is_child())
+		return sanitize_run(argv, o);
 
 	/* Arguments. */
 	s->spec_count = o->args.count;
@@ -392,7 +395,10 @@ build:
 		const struct argspec *a = &s->specs[i];
 
 		if (a->kind == ARGSPEC_BUFFER) {
-			s->guards[i] = guard_size(a, work_items, dev->max_alloc_size);
+			/* Under Oclgrind (--sanitize) the buffers keep their
+			 * real size: Oclgrind reports a write past it. */
+			s->guards[i] = sanitize_is_child() ? 0 : guard_size(a, work_items,
+									       dev->max_alloc_size);
 			rc = guard_buffer_new(s->engine, i, a, s->guards[i], &s->host[i], &s->mems[i]);
 			if (rc)
 				return rc;
