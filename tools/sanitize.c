@@ -1,6 +1,6 @@
 /* clwarp-run --sanitize: the run again under Oclgrind (sanitize.h). */
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE /* mkostemp */
+#define _GNU_SOURCE /* mkostemp, pipe2, memmem */
 #include "sanitize.h"
 
 #include "report.h"
