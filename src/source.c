@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "error.h"
 #include "kernelmacro.h"
@@ -163,6 +164,20 @@ once_add(struct expander *ex, const char *real)
 static clwarp_status expand(struct expander *ex, const char *text, const char *name,
 			    const char *dir, const char *real, unsigned depth);
 
+/* What @p path is when it is there but not a regular file (reading a FIFO
+ * or a device such as /dev/zero would block or never end); else NULL. */
+static const char *
+include_special_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
+		: S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+		: S_ISSOCK(st.st_mode) ? "a socket" : "a special file";
+}
+
 /* Inline one `#include "file"` found at name:line. */
 static clwarp_status
 expand_include(struct expander *ex, const char *file, const char *name, unsigned line,
@@ -170,6 +185,7 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 {
 	struct strbuf tried = { 0 };
 	char *path = NULL, *content = NULL, *real = NULL, *subdir = NULL;
+	const char *kind;
 	size_t size;
 	clwarp_status status = CLWARP_OK;
 	int err = ENOENT;
@@ -196,6 +212,11 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 		}
 		if (ex->stamps)
 			file_stamps_add(ex->stamps, path);
+		if ((kind = include_special_kind(path))) {
+			status = set_error(CLWARP_ERROR_IO, "%s:%u: cannot read #include \"%s\": %s is not a regular file (%s)",
+					   name, line, file, path, kind);
+			goto out;
+		}
 		if (read_file(path, &content, &size) == 0)
 			break;
 		err = errno;

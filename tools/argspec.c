@@ -3,6 +3,7 @@
 #include "argspec.h"
 
 #include "expr.h"
+#include "regular-file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -325,17 +326,18 @@ argspec_splitmix64(uint64_t *state)
 static bool
 fill_file(const struct argspec *a, void *data, char *err, size_t errlen)
 {
-	FILE *f = fopen(a->path, "rb");
+	char why[512];
+	FILE *f = regular_file_open(a->path, why, sizeof(why));
 	struct stat st;
 	bool ok = false;
 
 	if (!f) {
-		snprintf(err, errlen, "argument SPEC '%s': cannot open %s: %s", a->text, a->path,
-			 strerror(errno));
+		snprintf(err, errlen, "argument SPEC '%s': %s", a->text, why);
 		return false;
 	}
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "argument SPEC '%s': %s is not a regular file", a->text, a->path);
+	if (fstat(fileno(f), &st) != 0) {
+		snprintf(err, errlen, "argument SPEC '%s': cannot read %s: %s", a->text, a->path,
+			 strerror(errno));
 	} else if ((uint64_t)st.st_size != a->bytes) {
 		snprintf(err, errlen,
 			 "argument SPEC '%s': %s has %llu bytes; %s[%zu] needs exactly %zu",
