@@ -15,13 +15,41 @@
 static const char *const element_names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
 #undef ELEMENT_NAME
 
+/* <clwarp/cuda.h>'s names of the small types: int8_t is char, and so on. */
+static uint64_t
+cuda_type_bits(const char *name, size_t len)
+{
+	static const char *const names[] = { "int8_t", "uint8_t", "int16_t", "uint16_t" };
+
+	for (unsigned i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return SOURCE_TYPE_BIT(i, 0);
+	}
+	return 0;
+}
+
 /* "char" and "short" also stand for their unsigned forms, which
- * "unsigned char" spells. */
+ * "unsigned char" spells. make_T (<clwarp/cuda.h>'s make_float2, ...)
+ * names T; make_longlongN and make_ulonglongN name longN and ulongN. */
 uint64_t
 source_type_bits(const char *name, size_t len)
 {
 	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
 
+	if (len > 5 && strncmp(name, "make_", 5) == 0) {
+		size_t u = name[5] == 'u';
+		char alias[16];
+
+		/* make_ulonglong2 -> ulong2: drop the first "long". */
+		if (len - 5 - u > 8 && len < sizeof(alias) + 9 && strncmp(name + 5 + u, "longlong", 8) == 0) {
+			memcpy(alias, name + 5, u);
+			memcpy(alias + u, name + 9 + u, len - 9 - u);
+			return source_type_bits(alias, len - 9);
+		}
+		return source_type_bits(name + 5, len - 5);
+	}
+	if (len > 5 && name[len - 2] == '_' && name[len - 1] == 't')
+		return cuda_type_bits(name, len);
 	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
 		size_t n = strlen(element_names[e]);
 		char digits[8];
