@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cudarewrite.h"
 #include "error.h"
 #include "kernelmacro.h"
 #include "sourcewords.h"
@@ -290,6 +291,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	char last = ';';              /* the previous token's last character; `return` is '=' */
 	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
 	size_t params_start = 0;
+	size_t static_at = SIZE_MAX;  /* `static` at file scope in this declaration: where in out */
+	bool kernel_sig = false;      /* a kernel's parameter list has closed; its body comes next */
+	bool in_kernel = false;       /* inside a kernel's body */
+	size_t stmt_at = 0;           /* a statement boundary of the kernel's outermost block, in out */
 	clwarp_status status;
 
 	/* A UTF-8 byte-order mark: the compiler skips one at the start of a
@@ -423,6 +428,27 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
+			if (ex->cuda && !ex->serving && brace_depth > 0 && len == 10 &&
+			    strncmp(start, "__shared__", 10) == 0) {
+				const char *end = cuda_shared_decl_end(p);
+
+				if (in_kernel && brace_depth > 1 && end) {
+					line += cuda_hoist_shared(out, stmt_at, start, end);
+					p = end;
+					last = ';';
+					continue;
+				}
+				if (!in_kernel)
+					strbuf_puts(out, CUDA_SHARED_IN_HELPER_ERROR);
+			}
+			/* A kernel cannot be static: the one before or after `kernel` goes. */
+			if (len == 6 && strncmp(start, "static", 6) == 0 && paren_depth == 0 && brace_depth == 0) {
+				static_at = out->len;
+				if (ks == KS_AFTER_KERNEL) {
+					strbuf_puts(out, "      ");
+					continue;
+				}
+			}
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
 			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
@@ -449,6 +475,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;
+				if (static_at != SIZE_MAX)
+					memset(out->data + static_at, ' ', 6);
 				if (ex->rewrite->reqd_sub_group_size)
 					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
 						      ex->rewrite->reqd_sub_group_size);
@@ -456,7 +484,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				continue;
 			}
 			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
-				       !(len == 11 && strncmp(start, "__attribute", 11) == 0);
+				       !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
+				       !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
 			continue;
 		}
 		switch (c) {
@@ -482,15 +511,22 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 					}
 				}
 				ks = KS_NONE;
+				kernel_sig = true;
 			}
 			strbuf_append(out, p++, 1);
 			break;
 		case '{':
+			if (brace_depth == 0) {
+				in_kernel = kernel_sig;
+				kernel_sig = false;
+				static_at = SIZE_MAX;
+			}
 			brace_depth++;
 			strbuf_append(out, p++, 1);
 			break;
 		case '}':
 			brace_depth--;
+			in_kernel = in_kernel && brace_depth > 0;
 			strbuf_append(out, p++, 1);
 			break;
 		case ';':
@@ -515,6 +551,12 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			last = '?';
 		}
 		prev_is_name = false;
+		if ((c == ';' || c == '}') && brace_depth == 0) {
+			static_at = SIZE_MAX;
+			kernel_sig = false;
+		}
+		if ((c == ';' || c == '{' || c == '}') && brace_depth == 1 && paren_depth == 0)
+			stmt_at = out->len;
 	}
 	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
 }
@@ -540,6 +582,8 @@ expand_program(const char *text, const char *name, const char *dir, const char *
 	status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
 		status = expand(&ex, text, name, dir, NULL, 0);
+	if (status == CLWARP_OK && ex.cuda)
+		status = cuda_rewrite_text(&result->text);
 	/* After the includes, so the call graph spans every file; on every
 	 * backend, so a program that cannot be rewritten fails everywhere. */
 	if (status == CLWARP_OK)
