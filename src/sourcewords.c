@@ -29,24 +29,24 @@ cuda_type_bits(const char *name, size_t len)
 }
 
 /* "char" and "short" also stand for their unsigned forms, which
- * "unsigned char" spells. make_T (<clwarp/cuda.h>'s make_float2, ...)
- * names T; make_longlongN and make_ulonglongN name longN and ulongN. */
+ * "unsigned char" spells. <clwarp/cuda.h>'s names: make_T (make_float2,
+ * ...) names T, longlongN and ulonglongN name longN and ulongN, int8_t
+ * char and so on. */
 uint64_t
 source_type_bits(const char *name, size_t len)
 {
 	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
 
-	if (len > 5 && strncmp(name, "make_", 5) == 0) {
-		size_t u = name[5] == 'u';
+	if (len > 5 && strncmp(name, "make_", 5) == 0)
+		return source_type_bits(name + 5, len - 5);
+	/* CUDA's longlong2 and ulonglong2: long2 and ulong2 (one "long" fewer). */
+	if (len > 8 && len < 16 && (strncmp(name, "longlong", 8) == 0 || strncmp(name, "ulonglong", 9) == 0)) {
+		size_t u = name[0] == 'u';
 		char alias[16];
 
-		/* make_ulonglong2 -> ulong2: drop the first "long". */
-		if (len - 5 - u > 8 && len < sizeof(alias) + 9 && strncmp(name + 5 + u, "longlong", 8) == 0) {
-			memcpy(alias, name + 5, u);
-			memcpy(alias + u, name + 9 + u, len - 9 - u);
-			return source_type_bits(alias, len - 9);
-		}
-		return source_type_bits(name + 5, len - 5);
+		memcpy(alias, name, u);
+		memcpy(alias + u, name + u + 4, len - u - 4);
+		return source_type_bits(alias, len - 4);
 	}
 	if (len > 5 && name[len - 2] == '_' && name[len - 1] == 't')
 		return cuda_type_bits(name, len);

@@ -41,6 +41,14 @@ typedef uint uint32_t;
 typedef long int64_t;
 typedef ulong uint64_t;
 
+/* CUDA's names of the 64-bit vectors, pasted as above. */
+typedef CLWARP_CUDA_PASTE(long, 2) CLWARP_CUDA_PASTE(longlong, 2);
+typedef CLWARP_CUDA_PASTE(long, 3) CLWARP_CUDA_PASTE(longlong, 3);
+typedef CLWARP_CUDA_PASTE(long, 4) CLWARP_CUDA_PASTE(longlong, 4);
+typedef CLWARP_CUDA_PASTE(ulong, 2) CLWARP_CUDA_PASTE(ulonglong, 2);
+typedef CLWARP_CUDA_PASTE(ulong, 3) CLWARP_CUDA_PASTE(ulonglong, 3);
+typedef CLWARP_CUDA_PASTE(ulong, 4) CLWARP_CUDA_PASTE(ulonglong, 4);
+
 /* make_float2(x, y) and its kin: OpenCL C's vector literals, each element
  * converted to the element type as CUDA's parameters convert it. Macros,
  * with the type name pasted (see above). CUDA's 3-element vectors are 3
