@@ -16,6 +16,9 @@
 
 #define TEMPLATE_ERROR PRAGMA_ERROR("a C++ template: OpenCL C has no templates; write the " \
 	"function once for each type it is used with (a macro can write them)")
+#define SHARED_IN_HELPER_ERROR PRAGMA_ERROR("__shared__ in a function that is not a kernel: " \
+	"OpenCL C has local memory variables only in kernels; declare it in the kernel and pass " \
+	"this function a pointer to it")
 #define TEMPLATE_ARGS_ERROR PRAGMA_ERROR("explicit template arguments: OpenCL C has no " \
 	"templates; call a function written for those arguments")
 
@@ -199,8 +202,11 @@ cuda_rewrite_text(struct strbuf *text)
 	return CLWARP_OK;
 }
 
-const char *
-cuda_shared_decl_end(const char *p)
+/* The end (after its `;`) of the declaration whose first word, `__shared__`,
+ * ends at p; NULL where it has an initializer, braces, a comment or a
+ * directive, which the hoist leaves alone. */
+static const char *
+shared_decl_end(const char *p)
 {
 	for (; *p && *p != ';'; p++) {
 		if (strchr("{}=#\"'", *p) || (*p == '/' && (p[1] == '/' || p[1] == '*')))
@@ -209,8 +215,14 @@ cuda_shared_decl_end(const char *p)
 	return *p ? p + 1 : NULL;
 }
 
-unsigned
-cuda_hoist_shared(struct strbuf *out, size_t at, const char *decl, const char *end)
+/*
+ * Move a `__shared__` declaration [decl, end) from a nested block of a
+ * kernel to out[at], a statement boundary of the kernel's outermost block,
+ * and put blanks where it was, keeping its line breaks. The number of
+ * line breaks.
+ */
+static unsigned
+hoist_shared(struct strbuf *out, size_t at, const char *decl, const char *end)
 {
 	size_t len = (size_t)(end - decl), tail = out->len - at;
 	unsigned lines = 0;
@@ -229,4 +241,23 @@ cuda_hoist_shared(struct strbuf *out, size_t at, const char *decl, const char *e
 		lines += *p == '\n';
 	}
 	return lines;
+}
+
+bool
+cuda_shared_word(struct strbuf *out, const char *word, const char **p, int kernel_depth,
+		 size_t stmt_at, unsigned *line)
+{
+	const char *end;
+
+	if (*p - word != 10 || strncmp(word, "__shared__", 10) != 0)
+		return false;
+	end = shared_decl_end(*p);
+	if (kernel_depth > 1 && end) {
+		*line += hoist_shared(out, stmt_at, word, end);
+		*p = end;
+		return true;
+	}
+	if (kernel_depth == 0)
+		strbuf_puts(out, SHARED_IN_HELPER_ERROR " ");
+	return false;
 }

@@ -20,27 +20,19 @@
  */
 clwarp_status cuda_rewrite_text(struct strbuf *text);
 
-
-
-/* What a `__shared__` variable in a function that is not a kernel becomes
- * the start of: the compiler's error, there, that says what to write. */
-#define CUDA_SHARED_IN_HELPER_ERROR \
-	"_Pragma(\"GCC error \\\"<clwarp/cuda.h>: __shared__ in a function that is not a kernel: " \
-	"OpenCL C has local memory variables only in kernels; declare it in the kernel and pass " \
-	"this function a pointer to it\\\"\") "
-
-/* The end (after its `;`) of the declaration whose first word, `__shared__`,
- * ends at p; NULL where it has an initializer, braces, a comment or a
- * directive, which the hoist leaves alone. */
-const char *cuda_shared_decl_end(const char *p);
-
 /*
- * Move a `__shared__` declaration [decl, end) from a nested block of a
- * kernel to out[at], a statement boundary of the kernel's outermost block
- * (OpenCL C allows local variables only there; CUDA gives a nested one
- * the same storage for the whole block), and put blanks where it was,
- * keeping its line breaks. The number of line breaks.
+ * The word at [word, *p) inside a function's braces, at kernel_depth (the
+ * brace depth inside a kernel, 0 in another function): where it is
+ * `__shared__` in a nested block of a kernel, its declaration moves to
+ * out[stmt_at], a statement boundary of the kernel's outermost block
+ * (OpenCL C has local variables only there; CUDA gives a nested one the
+ * same storage for the whole block), blanks with its line breaks stay
+ * where it was, *p and *line move past it, and true comes back. In a
+ * function that is not a kernel, the compiler's error that says what to
+ * write goes before it, through _Pragma. A declaration with an initializer,
+ * braces, a comment or a directive in it stays.
  */
-unsigned cuda_hoist_shared(struct strbuf *out, size_t at, const char *decl, const char *end);
+bool cuda_shared_word(struct strbuf *out, const char *word, const char **p, int kernel_depth,
+		      size_t stmt_at, unsigned *line);
 
 #endif

@@ -262,21 +262,6 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* Is out[from..] only whitespace, or the word `void`? */
-static bool
-params_are_empty(const struct strbuf *out, size_t from)
-{
-	const char *p = out->data + from;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
-		p += 4;
-	while (isspace((unsigned char)*p))
-		p++;
-	return *p == '\0';
-}
-
 static clwarp_status
 expand(struct expander *ex, const char *text, const char *name, const char *dir,
        const char *real, unsigned depth)
@@ -428,18 +413,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
-			if (ex->cuda && !ex->serving && brace_depth > 0 && len == 10 &&
-			    strncmp(start, "__shared__", 10) == 0) {
-				const char *end = cuda_shared_decl_end(p);
-
-				if (in_kernel && brace_depth > 1 && end) {
-					line += cuda_hoist_shared(out, stmt_at, start, end);
-					p = end;
-					last = ';';
-					continue;
-				}
-				if (!in_kernel)
-					strbuf_puts(out, CUDA_SHARED_IN_HELPER_ERROR);
+			if (ex->cuda && !ex->serving && brace_depth > 0 &&
+			    cuda_shared_word(out, start, &p, in_kernel ? brace_depth : 0, stmt_at, &line)) {
+				last = ';';
+				continue;
 			}
 			/* A kernel cannot be static: the one before or after `kernel` goes. */
 			if (len == 6 && strncmp(start, "static", 6) == 0 && paren_depth == 0 && brace_depth == 0) {
@@ -500,10 +477,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		case ')':
 			paren_depth--;
 			if (ks == KS_IN_PARAMS && paren_depth == 0) {
-				if (!ex->scratch && params_are_empty(out, params_start))
+				if (!ex->scratch && source_params_are_empty(out->data + params_start))
 					ex->kernel_without_params = true;
 				if (ex->scratch) {
-					if (params_are_empty(out, params_start)) {
+					if (source_params_are_empty(out->data + params_start)) {
 						strbuf_truncate(out, params_start);
 						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
 					} else {
@@ -551,10 +528,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			last = '?';
 		}
 		prev_is_name = false;
-		if ((c == ';' || c == '}') && brace_depth == 0) {
-			static_at = SIZE_MAX;
-			kernel_sig = false;
-		}
+		static_at = (c == ';' || c == '}') && brace_depth == 0 ? SIZE_MAX : static_at;
+		kernel_sig = kernel_sig && !((c == ';' || c == '}') && brace_depth == 0);
 		if ((c == ';' || c == '{' || c == '}') && brace_depth == 1 && paren_depth == 0)
 			stmt_at = out->len;
 	}

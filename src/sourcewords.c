@@ -133,3 +133,15 @@ source_words_in(const char *p, const char *end, bool *block_sync)
 	}
 	return bits;
 }
+
+bool
+source_params_are_empty(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
+		p += 4;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '\0';
+}
