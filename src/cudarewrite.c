@@ -243,6 +243,20 @@ hoist_shared(struct strbuf *out, size_t at, const char *decl, const char *end)
 	return lines;
 }
 
+/* `static` just before (CUDA's `static __shared__`): blanks, in a kernel
+ * (OpenCL C's static variables are constant ones). */
+static void
+drop_static(struct strbuf *out)
+{
+	size_t n = out->len;
+
+	while (n > 0 && strchr(" \t\n", out->data[n - 1]))
+		n--;
+	if (n >= 6 && strncmp(out->data + n - 6, "static", 6) == 0 &&
+	    (n == 6 || !is_ident_char(out->data[n - 7])))
+		memset(out->data + n - 6, ' ', 6);
+}
+
 bool
 cuda_shared_word(struct strbuf *out, const char *word, const char **p, int kernel_depth,
 		 size_t stmt_at, unsigned *line)
@@ -252,6 +266,8 @@ cuda_shared_word(struct strbuf *out, const char *word, const char **p, int kerne
 	if (*p - word != 10 || strncmp(word, "__shared__", 10) != 0)
 		return false;
 	end = shared_decl_end(*p);
+	if (kernel_depth > 0)
+		drop_static(out);
 	if (kernel_depth > 1 && end) {
 		*line += hoist_shared(out, stmt_at, word, end);
 		*p = end;

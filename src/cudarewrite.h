@@ -27,7 +27,8 @@ clwarp_status cuda_rewrite_text(struct strbuf *text);
  * out[stmt_at], a statement boundary of the kernel's outermost block
  * (OpenCL C has local variables only there; CUDA gives a nested one the
  * same storage for the whole block), blanks with its line breaks stay
- * where it was, *p and *line move past it, and true comes back. In a
+ * where it was, *p and *line move past it, and true comes back. A
+ * `static` before it in a kernel goes (CUDA's `static __shared__`). In a
  * function that is not a kernel, the compiler's error that says what to
  * write goes before it, through _Pragma. A declaration with an initializer,
  * braces, a comment or a directive in it stays.

@@ -2,7 +2,7 @@
  * beyond the address spaces of its pointer parameters. `long long` values
  * through the shuffles, match, reduction and ballot; <stdint.h>'s types as
  * kernel parameters; make_<type>N; a static kernel with __launch_bounds__;
- * __CUDA_ARCH__; a __shared__ array in a nested block; and a template in an
+ * __CUDA_ARCH__; a static __shared__ array in a nested block; and a template in an
  * #if branch that is left out. */
 #include <clwarp/cuda.h>
 
@@ -39,7 +39,7 @@ static __global__ void __launch_bounds__(256) port(global const int *in, global 
 	long long mirror = 0;
 
 	if (threadIdx.x < blockDim.x) {
-		__shared__ long long tile[256];
+		static __shared__ long long tile[256];
 
 		tile[threadIdx.x] = sv;
 		__syncthreads();
