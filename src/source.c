@@ -415,6 +415,7 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			len = (size_t)(p - start);
 			if (ex->cuda && !ex->serving && brace_depth > 0 &&
 			    cuda_shared_word(out, start, &p, in_kernel ? brace_depth : 0, stmt_at, &line)) {
+				ex->types_named |= source_words_in(start, p, &ex->block_sync);
 				last = ';';
 				continue;
 			}
