@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "cudarewrite.h"
 #include "error.h"
 #include "kernelmacro.h"
 #include "sourcewords.h"
@@ -283,21 +284,6 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* Is out[from..] only whitespace, or the word `void`? */
-static bool
-params_are_empty(const struct strbuf *out, size_t from)
-{
-	const char *p = out->data + from;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
-		p += 4;
-	while (isspace((unsigned char)*p))
-		p++;
-	return *p == '\0';
-}
-
 static clwarp_status
 expand(struct expander *ex, const char *text, const char *name, const char *dir,
        const char *real, unsigned depth)
@@ -312,6 +298,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	char last = ';';              /* the previous token's last character; `return` is '=' */
 	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
 	size_t params_start = 0;
+	size_t static_at = SIZE_MAX;  /* `static` at file scope in this declaration: where in out */
+	bool kernel_sig = false;      /* a kernel's parameter list has closed; its body comes next */
+	bool in_kernel = false;       /* inside a kernel's body */
+	size_t stmt_at = 0;           /* a statement boundary of the kernel's outermost block, in out */
 	clwarp_status status;
 
 	/* A UTF-8 byte-order mark: the compiler skips one at the start of a
@@ -445,6 +435,20 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
+			if (ex->cuda && !ex->serving && brace_depth > 0 &&
+			    cuda_shared_word(out, start, &p, in_kernel ? brace_depth : 0, stmt_at, &line)) {
+				ex->types_named |= source_words_in(start, p, &ex->block_sync);
+				last = ';';
+				continue;
+			}
+			/* A kernel cannot be static: the one before or after `kernel` goes. */
+			if (len == 6 && strncmp(start, "static", 6) == 0 && paren_depth == 0 && brace_depth == 0) {
+				static_at = out->len;
+				if (ks == KS_AFTER_KERNEL) {
+					strbuf_puts(out, "      ");
+					continue;
+				}
+			}
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
 			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
@@ -471,6 +475,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			    paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;
+				if (static_at != SIZE_MAX)
+					memset(out->data + static_at, ' ', 6);
 				if (ex->rewrite->reqd_sub_group_size)
 					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
 						      ex->rewrite->reqd_sub_group_size);
@@ -478,7 +484,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				continue;
 			}
 			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
-				       !(len == 11 && strncmp(start, "__attribute", 11) == 0);
+				       !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
+				       !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
 			continue;
 		}
 		switch (c) {
@@ -493,10 +500,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		case ')':
 			paren_depth--;
 			if (ks == KS_IN_PARAMS && paren_depth == 0) {
-				if (!ex->scratch && params_are_empty(out, params_start))
+				if (!ex->scratch && source_params_are_empty(out->data + params_start))
 					ex->kernel_without_params = true;
 				if (ex->scratch) {
-					if (params_are_empty(out, params_start)) {
+					if (source_params_are_empty(out->data + params_start)) {
 						strbuf_truncate(out, params_start);
 						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
 					} else {
@@ -504,15 +511,22 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 					}
 				}
 				ks = KS_NONE;
+				kernel_sig = true;
 			}
 			strbuf_append(out, p++, 1);
 			break;
 		case '{':
+			if (brace_depth == 0) {
+				in_kernel = kernel_sig;
+				kernel_sig = false;
+				static_at = SIZE_MAX;
+			}
 			brace_depth++;
 			strbuf_append(out, p++, 1);
 			break;
 		case '}':
 			brace_depth--;
+			in_kernel = in_kernel && brace_depth > 0;
 			strbuf_append(out, p++, 1);
 			break;
 		case ';':
@@ -537,6 +551,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			last = '?';
 		}
 		prev_is_name = false;
+		static_at = (c == ';' || c == '}') && brace_depth == 0 ? SIZE_MAX : static_at;
+		kernel_sig = kernel_sig && !((c == ';' || c == '}') && brace_depth == 0);
+		if ((c == ';' || c == '{' || c == '}') && brace_depth == 1 && paren_depth == 0)
+			stmt_at = out->len;
 	}
 	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
 }
@@ -562,6 +580,8 @@ expand_program(const char *text, const char *name, const char *dir, const char *
 	status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
 		status = expand(&ex, text, name, dir, NULL, 0);
+	if (status == CLWARP_OK && ex.cuda)
+		status = cuda_rewrite_text(&result->text);
 	/* After the includes, so the call graph spans every file; on every
 	 * backend, so a program that cannot be rewritten fails everywhere. */
 	if (status == CLWARP_OK)

@@ -246,11 +246,21 @@ argspec_parse(const char *text, const char *base_dir, struct argspec *a, char *e
 	name = p;
 	while (isalpha((unsigned char)*p))
 		p++;
+	/* <stdint.h>'s names (int32_t); int4 stays int and 4. */
+	if (p > name && isdigit((unsigned char)*p)) {
+		const char *d = p;
+
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (d[0] == '_' && d[1] == 't')
+			p = d + 2;
+	}
 	if (p == name)
 		return fail(err, errlen, text, "expected a type (char uchar short ushort int uint long ulong float double)");
 	if (!elemtype_from_name(name, (size_t)(p - name), &a->type)) {
 		snprintf(why, sizeof(why),
-			 "unknown type '%.*s' (expected char uchar short ushort int uint long ulong float double)",
+			 "unknown type '%.*s' (expected char uchar short ushort int uint long ulong float "
+			 "double, or int8_t .. uint64_t)",
 			 (int)(p - name), name);
 		return fail(err, errlen, text, why);
 	}
