@@ -172,24 +172,51 @@ type_word(const struct flow *f, size_t k)
 enum flow_decl
 flow_declaration(const struct flow *f, size_t a, size_t e)
 {
-	static const char *const keep[] = { "local", "__local", "__shared__", "static", "typedef",
-					    "constant", "__constant", "extern" };
+	static const char *const keep[] = { "__shared__", "static", "typedef", "extern" };
+	static const char *const space[] = { "local", "__local", "constant", "__constant" };
+	static const char *const quals[] = { "global", "__global", "private", "__private", "const",
+		"volatile", "restrict", "__restrict", "generic", "__generic", "local", "__local",
+		"constant", "__constant" };
 	size_t k = a;
+	bool star = false;
 
-	if (word_in(f, a, keep, ARRAY_LENGTH(keep)))
+	for (size_t j = a; j <= e; j++)
+		star |= flow_ch(f, j, '*');
+	if (word_in(f, a, keep, ARRAY_LENGTH(keep)) ||
+	    (word_in(f, a, space, ARRAY_LENGTH(space)) && !star))
 		return FLOW_KEEP;
-	if (f->t[a].kind != T_IDENT || flow_is(f, a, "return") || e <= a + 1)
+	while (k < e && word_in(f, k, quals, ARRAY_LENGTH(quals)))
+		k++;
+	if (f->t[k].kind != T_IDENT || flow_is(f, k, "return") || e <= k + 1)
 		return FLOW_NOT_DECL;
-	if (type_word(f, a))
+	if (type_word(f, k))
 		return FLOW_DECL;
 	/* `T name`, `T *name`: a type the program names. */
-	for (k = a + 1; k < e && flow_ch(f, k, '*'); k++)
+	for (k++; k < e && (flow_ch(f, k, '*') || word_in(f, k, quals, ARRAY_LENGTH(quals))); k++)
 		;
 	if (f->t[k].kind != T_IDENT)
 		return FLOW_NOT_DECL;
 	k++;
 	return f->t[k].kind == T_ASSIGN || f->t[k].kind == T_SEMI || f->t[k].kind == T_COMMA ||
 	       flow_ch(f, k, '[') ? FLOW_DECL : FLOW_NOT_DECL;
+}
+
+bool
+flow_zero_init(const struct flow *f, size_t a, size_t e)
+{
+	static const char *const quals[] = { "global", "__global", "private", "__private", "const",
+		"volatile", "restrict", "__restrict", "generic", "__generic", "local", "__local",
+		"constant", "__constant", "unsigned", "signed" };
+	size_t k = a;
+
+	for (size_t j = a; j <= e; j++) {
+		if (flow_ch(f, j, '*'))
+			return true;
+	}
+	while (k < e && word_in(f, k, quals, ARRAY_LENGTH(quals)))
+		k++;
+	return type_word(f, k) && !flow_is(f, k, "struct") && !flow_is(f, k, "union") &&
+	       !flow_is(f, k, "enum") && !flow_is(f, k, "__typeof__") && !flow_is(f, k, "typeof");
 }
 
 bool

@@ -55,6 +55,8 @@ bool flow_is_wcall(struct flow *f, size_t k);
 bool flow_is_helper(struct flow *f, size_t k);
 void flow_classify(struct flow *f, size_t a, size_t b, struct flow_info *info);
 enum flow_decl flow_declaration(const struct flow *f, size_t a, size_t e);
+/* Can the declaration t[a..e] start its names at 0 (scalars, vectors, pointers)? */
+bool flow_zero_init(const struct flow *f, size_t a, size_t e);
 /* Arguments that read memory or call functions are read behind the flag. */
 bool flow_unsafe(const struct flow *f, size_t a, size_t b);
 /* The arguments of the call t[a..b] that flow_unsafe finds, as pairs of

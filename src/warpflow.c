@@ -80,7 +80,7 @@ drop_const(struct flow *f, size_t a, size_t e)
 /* One declarator t[s..end]: its initializer moves behind the flag. */
 static bool
 decl_part(struct flow *f, size_t s, size_t end, const struct hoist *hs, size_t nh,
-	  struct strbuf *after)
+	  struct strbuf *after, bool zero)
 {
 	size_t q, depth = 0, name;
 	struct strbuf gap = { 0 };
@@ -104,6 +104,11 @@ decl_part(struct flow *f, size_t s, size_t end, const struct hoist *hs, size_t n
 	strbuf_puts(after, " = ");
 	flow_compose(f, after, q + 1, end, hs, nh, NULL, 0);
 	strbuf_puts(after, "; ");
+	/* Zero where the flag is clear, not undefined: PoCL 3.1 was seen to
+	 * lose a warp's result when a value left undefined in the other
+	 * work-items went into a warp call. */
+	if (zero)
+		strbuf_puts(&gap, "= 0");
 	replace(f, q, end, &gap);
 	return true;
 }
@@ -115,7 +120,7 @@ guard_decl(struct flow *f, size_t a, size_t e, const struct hoist *hs, size_t nh
 {
 	struct strbuf after = { 0 };
 	size_t start = a, depth = 0;
-	bool any = false;
+	bool any = false, zero = flow_zero_init(f, a, e);
 
 	strbuf_puts(&after, " if (" ON ") { ");
 	for (size_t k = a; k <= e; k++) {
@@ -126,7 +131,7 @@ guard_decl(struct flow *f, size_t a, size_t e, const struct hoist *hs, size_t nh
 		else if ((kind == T_RPAREN || kind == T_RBRACE || flow_ch(f, k, ']')) && depth > 0)
 			depth--;
 		else if (depth == 0 && (kind == T_COMMA || k == e)) {
-			any |= k > start && decl_part(f, start, k - 1, hs, nh, &after);
+			any |= k > start && decl_part(f, start, k - 1, hs, nh, &after, zero);
 			start = k + 1;
 		}
 	}
