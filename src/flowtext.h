@@ -30,7 +30,8 @@ struct flow {
 	const struct decl *d;  /* the function being rewritten */
 	bool kernel, used, need_rv;
 	int loop;              /* the innermost rewritten loop's id; -1: none */
-	size_t prefix;         /* _Pragma(...) or __attribute__((...)) before the statement; SIZE_MAX: none */
+	size_t prefix;         /* _Pragma(...) or __attribute__((...)) at t[prefix] ... */
+	size_t prefix_of;      /* ... before the statement that starts at t[prefix_of]; SIZE_MAX: none */
 };
 
 /* What a statement holds. */

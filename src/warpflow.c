@@ -21,7 +21,7 @@ static bool walk_stmt(struct flow *f, size_t a, size_t e, bool off, size_t last,
 static size_t
 start_off(const struct flow *f, size_t a)
 {
-	return f->t[f->prefix < a ? f->prefix : a].off;
+	return f->t[f->prefix_of == a ? f->prefix : a].off;
 }
 
 /* `__clwarp_live`, and the flags of the rewritten loop `loop`. */
@@ -343,7 +343,7 @@ blank_pragma(struct flow *f, size_t k)
 {
 	const char *text = f->c->text, *p = text + f->t[k].off, *q;
 
-	if (f->prefix < k) {
+	if (f->prefix_of == k) {
 		flow_edit_str(f, f->t[f->prefix].off, f->t[k].off - f->t[f->prefix].off, "");
 		p = text + f->t[f->prefix].off;
 	}
@@ -545,14 +545,13 @@ walk_stmt(struct flow *f, size_t a, size_t e, bool off, size_t last, bool is_las
 	if (f->c->error || f->c->failed || a > e)
 		return off;
 	if (flow_prefix(f, a)) {
-		size_t p = a, saved = f->prefix;
+		size_t p = a;
 
 		while (flow_prefix(f, p))
 			p = flow_match(f, p + 1) + 1;
 		f->prefix = a;
-		off = walk_stmt(f, p, e, off, last, is_last);
-		f->prefix = saved;
-		return off;
+		f->prefix_of = p;
+		return walk_stmt(f, p, e, off, last, is_last);
 	}
 	flow_classify(f, a, e, &info);
 	if (!info.wcall && !info.ret && !info.jump) {
@@ -624,7 +623,7 @@ flow_function(struct flow *f, const struct decl *d)
 	f->kernel = flow_is_kernel(f, d);
 	f->used = helpers;
 	f->loop = -1;
-	f->prefix = SIZE_MAX;
+	f->prefix = f->prefix_of = SIZE_MAX;
 	f->need_rv = false;
 	if (!f->kernel) {
 		if (!flow_return_type(f, d, &rtype))

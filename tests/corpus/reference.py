@@ -146,6 +146,58 @@ def warp_if_else(x, out, W):
     return [y]
 
 
+@kernel()
+def flow_do_while(x, out, W):
+    y = []
+    for g, s in enumerate(chunks(x, W)):
+        for _ in range(g % 3 + 1):
+            total = sum(s)
+            s = [total - v for v in s]
+        y += s
+    return [y]
+
+
+@kernel()
+def flow_break_continue(x, out, W):
+    y = []
+    for g, s in enumerate(chunks(x, W)):
+        w = g % (128 // W)
+        acc = sum(s[k % W] for k in range(w + 2) if (k + w) % 2 == 0)
+        y += [acc] * W
+    return [y]
+
+
+@kernel()
+def flow_helper_return(x, out, W):
+    y = []
+    for g, s in enumerate(chunks(x, W)):
+        w = g % (128 // W)
+        y += s if w == 1 else [-1.0] * W if w % 3 == 2 else [max(s)] * W
+    return [y]
+
+
+@kernel()
+def flow_2d(x, out, active, W):
+    y = []
+    for g, s in enumerate(chunks(x, W)):
+        row = (g * W // 32) % 4          # threadIdx.y of the warp's threads
+        y += [-1000] * W if row >= active else [max(s)] * W
+    return [y]
+
+
+@kernel()
+def flow_nested(x, out, n, W):
+    nw = 128 // W
+    y = list(out)
+    for g in range(min(nw, 4)):
+        total = 0
+        for base in range(g * W, n, nw * W):
+            chunk = [x[j] if j < n else 0 for j in range(base, base + W)]
+            total += sum(chunk) if any(v < 0 for v in chunk) else max(chunk)
+        y[g] = total
+    return [y]
+
+
 def run_line(name):
     with open(os.path.join(HERE, name + ".cl"), encoding="utf-8") as f:
         runs = [line.strip()[3:].strip()[4:].strip() for line in f

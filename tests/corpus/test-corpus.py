@@ -12,13 +12,11 @@ CLWARP_CACHE_DIR, when set, pass through to clwarp-run.
 - test_local_W_NAME: the kernel on the local backend at W = 8, 16 and 32
   (quick runs: one width per kernel, in turn).
 
-The kernels of WAIT_FOR_DIVERGENCE call warp functions in divergent control
-flow (an early return, a branch by warp id, a loop whose trip count differs
-by warp, a helper called under a branch). CUDA gives them an answer; the
-barrier-based backends (local, and khr on PoCL) do not yet, so there they are
-skipped unless CLWARP_CORPUS_DIVERGENT=1. Take a name off the list once they
-pass. block_scan_warp0 (warp 0 scans the warps' totals under if (wid == 0))
-has the same shape but passes on PoCL 3.1's local backend, so it runs.
+Many kernels call warp functions in divergent control flow (an early
+return, a branch by warp id, a loop whose trip count differs by warp, a
+helper called under a branch, break and continue): every one must give
+CUDA's answer on every backend, the barrier-based ones (local, and khr on
+PoCL) included.
 """
 
 import importlib.util
@@ -30,13 +28,6 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIMEOUT = 300
 
-WAIT_FOR_DIVERGENCE = (
-    "block_reduce_sum",     # the second warp reduction under if (wid == 0)
-    "grid_stride_warps",    # a warp reduction in a loop whose trips differ by warp
-    "odd_warp_helper",      # a helper with shuffles called by odd warps only
-    "row_softmax_warp",     # if (row >= rows) return; before the warp reductions
-    "warp_if_else",         # a shuffle scan or a shuffle max by warp id
-)
 
 
 def load_reference():
@@ -67,12 +58,6 @@ def describe(proc):
     return "exit %d\nstdout:\n%s\nstderr:\n%s" % (proc.returncode, proc.stdout, proc.stderr)
 
 
-def barrier_based(report):
-    """Whether warps are made of work-group barriers on this backend."""
-    return report["backend"] == "local" or (
-        report["backend"] == "khr" and "Portable Computing Language" in report["platform"])
-
-
 class Corpus(unittest.TestCase):
     maxDiff = None
     _engine = None
@@ -85,12 +70,6 @@ class Corpus(unittest.TestCase):
             self.assertEqual(proc.returncode, 0, describe(proc))
             Corpus._engine = json.loads(proc.stdout)
         return Corpus._engine
-
-    def skip_divergent(self, name, barriers):
-        if (barriers and name in WAIT_FOR_DIVERGENCE
-                and os.environ.get("CLWARP_CORPUS_DIVERGENT") != "1"):
-            self.skipTest("%s: divergent warp calls on a barrier-based backend "
-                          "(CLWARP_CORPUS_DIVERGENT=1 runs it)" % name)
 
     def run_kernel(self, name, width, args):
         path = os.path.join(HERE, name + ".cl")
@@ -115,19 +94,16 @@ class Corpus(unittest.TestCase):
 
     def native(self, name):
         engine = self.engine()
-        self.skip_divergent(name, barrier_based(engine))
         if engine["warp_size"] not in ref.WIDTHS:
             self.skipTest("%s: width %d is not one of %s" % (name, engine["warp_size"], ref.WIDTHS))
         self.run_kernel(name, engine["warp_size"], [])
 
     def local(self, name, width):
-        self.skip_divergent(name, True)
         self.run_kernel(name, width, ["-b", "local", "-w", str(width)])
 
     def test_every_file_has_a_reference(self):
         files = sorted(f[:-3] for f in os.listdir(HERE) if f.endswith(".cl"))
         self.assertEqual(files, sorted(ref.KERNELS))
-        self.assertEqual(sorted(set(WAIT_FOR_DIVERGENCE) - set(files)), [])
 
 
 def close(t, got, want):
