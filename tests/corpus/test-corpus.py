@@ -29,7 +29,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TIMEOUT = 300
 
 
-
 def load_reference():
     spec = importlib.util.spec_from_file_location("corpus_reference",
                                                   os.path.join(HERE, "reference.py"))
