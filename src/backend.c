@@ -152,6 +152,7 @@ backend_source_rewrite(const struct backend_config *config, struct source_rewrit
 {
 	memset(rewrite, 0, sizeof(*rewrite));
 	rewrite->add_scratch_arg = config->backend == CLWARP_BACKEND_LOCAL;
+	rewrite->barrier_warps = config->backend == CLWARP_BACKEND_LOCAL || config->barrier_warps;
 	rewrite->scratch_for_block_sync = config->backend == CLWARP_BACKEND_KHR ||
 					  config->backend == CLWARP_BACKEND_INTEL;
 	/* A native width has no pin: the compiler's own choice, checked per launch. */

@@ -42,8 +42,9 @@ verdict_key(const clwarp_engine *e, const struct backend_config *c, uint8_t key[
 	sha256_update_str(&h, clwarp_kernel_warp_khr);
 	sha256_update_str(&h, clwarp_kernel_warp_intel);
 	sha256_update_str(&h, clwarp_kernel_warp_nv);
-	snprintf(text, sizeof(text), "%d %u %u %u %d %d %d %d", (int)c->backend, c->warp_size,
-		 c->features, c->nv_sm, (int)c->fp64, (int)c->fp16, (int)c->native, (int)c->cl_std_30);
+	snprintf(text, sizeof(text), "%d %u %u %u %d %d %d %d %d", (int)c->backend, c->warp_size,
+		 c->features, c->nv_sm, (int)c->fp64, (int)c->fp16, (int)c->native, (int)c->cl_std_30,
+		 (int)c->barrier_warps);
 	sha256_update_str(&h, text);
 	sha256_final(&h, key);
 }
@@ -243,6 +244,7 @@ candidate_for(const clwarp_engine *e, clwarp_backend backend, struct backend_con
 			c->warp_size = 32;
 		else
 			c->native = true;
+		c->barrier_warps = strncmp(d->platform_name, "Portable Computing Language", 27) == 0;
 		c->generic_scans = slow_native_scans(d);
 		if (word_in_list(ext, "cl_khr_subgroup_shuffle"))
 			c->features |= FEATURE_KHR_SHUFFLE;

@@ -38,6 +38,9 @@ struct backend_config {
 				   * so a local size's x extent must be a multiple of warp_size */
 	bool pin_query;           /* the probe's finding: CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL
 				   * reports the width pin, so each kernel's is checked */
+	bool barrier_warps;       /* khr on PoCL: its sub-group functions are work-group barriers
+				   * underneath, so warp calls under branches take the flow
+				   * rewrite (src/warpflow.h), as on local */
 	bool generic_scans;       /* khr, intel: a measured choice, not a probe's: the whole-warp
 				   * scans take generic.cl's shuffles, where the core
 				   * sub_group_scan_* were measured slower (Intel's CPU runtime) */

@@ -8,12 +8,15 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
+#include "cudarewrite.h"
 #include "error.h"
 #include "kernelexpand.h"
 #include "kernelmacro.h"
 #include "sourcewords.h"
 #include "warpctx.h"
+#include "warpflow.h"
 #include "kernels_embedded.h"
 
 #define MAX_INCLUDE_DEPTH 64
@@ -163,6 +166,20 @@ once_add(struct expander *ex, const char *real)
 static clwarp_status expand(struct expander *ex, const char *text, const char *name,
 			    const char *dir, const char *real, unsigned depth);
 
+/* What @p path is when it is there but not a regular file (reading a FIFO
+ * or a device such as /dev/zero would block or never end); else NULL. */
+static const char *
+include_special_kind(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO"
+		: S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+		: S_ISSOCK(st.st_mode) ? "a socket" : "a special file";
+}
+
 /* Inline one `#include "file"` found at name:line. */
 static clwarp_status
 expand_include(struct expander *ex, const char *file, const char *name, unsigned line,
@@ -170,6 +187,7 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 {
 	struct strbuf tried = { 0 };
 	char *path = NULL, *content = NULL, *real = NULL, *subdir = NULL;
+	const char *kind;
 	size_t size;
 	clwarp_status status = CLWARP_OK;
 	int err = ENOENT;
@@ -196,6 +214,11 @@ expand_include(struct expander *ex, const char *file, const char *name, unsigned
 		}
 		if (ex->stamps)
 			file_stamps_add(ex->stamps, path);
+		if ((kind = include_special_kind(path))) {
+			status = set_error(CLWARP_ERROR_IO, "%s:%u: cannot read #include \"%s\": %s is not a regular file (%s)",
+					   name, line, file, path, kind);
+			goto out;
+		}
 		if (read_file(path, &content, &size) == 0)
 			break;
 		err = errno;
@@ -262,21 +285,6 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* Is out[from..] only whitespace, or the word `void`? */
-static bool
-params_are_empty(const struct strbuf *out, size_t from)
-{
-	const char *p = out->data + from;
-
-	while (isspace((unsigned char)*p))
-		p++;
-	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
-		p += 4;
-	while (isspace((unsigned char)*p))
-		p++;
-	return *p == '\0';
-}
-
 static clwarp_status
 expand(struct expander *ex, const char *text, const char *name, const char *dir,
        const char *real, unsigned depth)
@@ -291,6 +299,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 	char last = ';';              /* the previous token's last character; `return` is '=' */
 	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
 	size_t params_start = 0;
+	size_t static_at = SIZE_MAX;  /* `static` at file scope in this declaration: where in out */
+	bool kernel_sig = false;      /* a kernel's parameter list has closed; its body comes next */
+	bool in_kernel = false;       /* inside a kernel's body */
+	size_t stmt_at = 0;           /* a statement boundary of the kernel's outermost block, in out */
 	clwarp_status status;
 
 	/* A UTF-8 byte-order mark: the compiler skips one at the start of a
@@ -425,6 +437,20 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			while (is_ident_char(*p))
 				p++;
 			len = (size_t)(p - start);
+			if (ex->cuda && !ex->serving && brace_depth > 0 &&
+			    cuda_shared_word(out, start, &p, in_kernel ? brace_depth : 0, stmt_at, &line)) {
+				ex->types_named |= source_words_in(start, p, &ex->block_sync);
+				last = ';';
+				continue;
+			}
+			/* A kernel cannot be static: the one before or after `kernel` goes. */
+			if (len == 6 && strncmp(start, "static", 6) == 0 && paren_depth == 0 && brace_depth == 0) {
+				static_at = out->len;
+				if (ks == KS_AFTER_KERNEL) {
+					strbuf_puts(out, "      ");
+					continue;
+				}
+			}
 			for (q = p; *q == ' ' || *q == '\t'; q++)
 				;
 			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
@@ -464,6 +490,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			if (use == KERNEL_USE_WORD) {
 				ex->kernel_count++;
 				ks = KS_AFTER_KERNEL;
+				if (static_at != SIZE_MAX)
+					memset(out->data + static_at, ' ', 6);
 				if (ex->rewrite->reqd_sub_group_size)
 					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
 						      ex->rewrite->reqd_sub_group_size);
@@ -471,7 +499,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				continue;
 			}
 			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
-				       !(len == 11 && strncmp(start, "__attribute", 11) == 0);
+				       !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
+				       !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
 			continue;
 		}
 		switch (c) {
@@ -486,10 +515,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 		case ')':
 			paren_depth--;
 			if (ks == KS_IN_PARAMS && paren_depth == 0) {
-				if (!ex->scratch && params_are_empty(out, params_start))
+				if (!ex->scratch && source_params_are_empty(out->data + params_start))
 					ex->kernel_without_params = true;
 				if (ex->scratch) {
-					if (params_are_empty(out, params_start)) {
+					if (source_params_are_empty(out->data + params_start)) {
 						strbuf_truncate(out, params_start);
 						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
 					} else {
@@ -497,15 +526,22 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 					}
 				}
 				ks = KS_NONE;
+				kernel_sig = true;
 			}
 			strbuf_append(out, p++, 1);
 			break;
 		case '{':
+			if (brace_depth == 0) {
+				in_kernel = kernel_sig;
+				kernel_sig = false;
+				static_at = SIZE_MAX;
+			}
 			brace_depth++;
 			strbuf_append(out, p++, 1);
 			break;
 		case '}':
 			brace_depth--;
+			in_kernel = in_kernel && brace_depth > 0;
 			strbuf_append(out, p++, 1);
 			break;
 		case ';':
@@ -530,6 +566,10 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 			last = '?';
 		}
 		prev_is_name = false;
+		static_at = (c == ';' || c == '}') && brace_depth == 0 ? SIZE_MAX : static_at;
+		kernel_sig = kernel_sig && !((c == ';' || c == '}') && brace_depth == 0);
+		if ((c == ';' || c == '{' || c == '}') && brace_depth == 1 && paren_depth == 0)
+			stmt_at = out->len;
 	}
 	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
 }
@@ -557,10 +597,14 @@ expand_program(const char *text, const char *name, const char *dir, const char *
 		status = parse_include_dirs(options, &ex);
 	if (status == CLWARP_OK)
 		status = expand(&ex, text, name, dir, NULL, 0);
+	if (status == CLWARP_OK && ex.cuda)
+		status = cuda_rewrite_text(&result->text);
 	/* After the includes, so the call graph spans every file; on every
 	 * backend, so a program that cannot be rewritten fails everywhere. */
 	if (status == CLWARP_OK)
 		status = warpctx_rewrite(&result->text, name, mode);
+	if (status == CLWARP_OK && scratch && rewrite->barrier_warps)
+		status = warpflow_rewrite(&result->text, name);
 	result->uses_warp = ex.uses_warp;
 	result->kernel_without_params = ex.kernel_without_params;
 	result->kernel_count = ex.kernel_count;
@@ -586,8 +630,8 @@ source_expand(const char *text, const char *name, const char *dir, const char *o
 {
 	clwarp_status status;
 
-	status = expand_program(text, name, dir, options, rewrite, rewrite->add_scratch_arg, stamps,
-				result);
+	status = expand_program(text, name, dir, options, rewrite,
+				rewrite->add_scratch_arg || rewrite->barrier_warps, stamps, result);
 	/* Whether a program names a block vote is known once every include is
 	 * in; such a program is expanded again, with the scratch. The first
 	 * pass stamped every file read. */

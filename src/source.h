@@ -17,6 +17,10 @@ struct source_rewrite {
 	 * <clwarp/cuda.h>'s __syncthreads_count, _and or _or (their warps meet
 	 * in it); helpers that take CLWARP_WARP_PARAM get it as on local. */
 	bool scratch_for_block_sync;
+	/* warps are built from work-group barriers (local; khr on PoCL): warp
+	 * calls under branches take the flow rewrite (warpflow.h), and the
+	 * kernels get the scratch it needs */
+	bool barrier_warps;
 	unsigned reqd_sub_group_size;  /* khr backend: pin the sub-group width; 0 = leave alone */
 };
 

@@ -15,13 +15,41 @@
 static const char *const element_names[SOURCE_ELEMENT_COUNT] = { SOURCE_ELEMENT_TYPES(ELEMENT_NAME) };
 #undef ELEMENT_NAME
 
+/* <clwarp/cuda.h>'s names of the small types: int8_t is char, and so on. */
+static uint64_t
+cuda_type_bits(const char *name, size_t len)
+{
+	static const char *const names[] = { "int8_t", "uint8_t", "int16_t", "uint16_t" };
+
+	for (unsigned i = 0; i < ARRAY_LENGTH(names); i++) {
+		if (strlen(names[i]) == len && strncmp(name, names[i], len) == 0)
+			return SOURCE_TYPE_BIT(i, 0);
+	}
+	return 0;
+}
+
 /* "char" and "short" also stand for their unsigned forms, which
- * "unsigned char" spells. */
+ * "unsigned char" spells. <clwarp/cuda.h>'s names: make_T (make_float2,
+ * ...) names T, longlongN and ulonglongN name longN and ulongN, int8_t
+ * char and so on. */
 uint64_t
 source_type_bits(const char *name, size_t len)
 {
 	static const unsigned widths[] = SOURCE_VECTOR_WIDTHS;
 
+	if (len > 5 && strncmp(name, "make_", 5) == 0)
+		return source_type_bits(name + 5, len - 5);
+	/* CUDA's longlong2 and ulonglong2: long2 and ulong2 (one "long" fewer). */
+	if (len > 8 && len < 16 && (strncmp(name, "longlong", 8) == 0 || strncmp(name, "ulonglong", 9) == 0)) {
+		size_t u = name[0] == 'u';
+		char alias[16];
+
+		memcpy(alias, name, u);
+		memcpy(alias + u, name + u + 4, len - u - 4);
+		return source_type_bits(alias, len - 4);
+	}
+	if (len > 5 && name[len - 2] == '_' && name[len - 1] == 't')
+		return cuda_type_bits(name, len);
 	for (unsigned e = 0; e < SOURCE_ELEMENT_COUNT; e++) {
 		size_t n = strlen(element_names[e]);
 		char digits[8];
@@ -104,4 +132,16 @@ source_words_in(const char *p, const char *end, bool *block_sync)
 		}
 	}
 	return bits;
+}
+
+bool
+source_params_are_empty(const char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	if (strncmp(p, "void", 4) == 0 && !is_ident_char(p[4]))
+		p += 4;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '\0';
 }

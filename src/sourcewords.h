@@ -42,4 +42,7 @@ bool source_is_cast_type(const char *name, size_t len);
  * __syncthreads_count). */
 uint64_t source_words_in(const char *p, const char *end, bool *block_sync);
 
+/* Is the parameter list's text p (to its end) only blanks, or `void`? */
+bool source_params_are_empty(const char *p);
+
 #endif

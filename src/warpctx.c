@@ -89,8 +89,8 @@ body_uses(const struct ctx *c, const struct tok *t, size_t first, size_t last)
 	return false;
 }
 
-static void
-add_edit(struct ctx *c, size_t off, size_t del, const char *ins)
+void
+wc_add_edit(struct ctx *c, size_t off, size_t del, const char *ins)
 {
 	if (!PUSH(c, c->edits, c->nedits, c->cap_edits))
 		return;
@@ -209,7 +209,7 @@ rewrite_calls(struct ctx *c, struct toks *ts)
 		s = &c->syms[t[i].sym];
 		if (s->ctx && call) {
 			if (!(c->mode == WARPCTX_SCRATCH && (s->kinds & SYM_OP)))
-				add_edit(c, t[i + 1].off + 1, 0, empty ? SCRATCH : SCRATCH ", ");
+				wc_add_edit(c, t[i + 1].off + 1, 0, empty ? SCRATCH : SCRATCH ", ");
 		} else if (s->ctx) {
 			ws_fail(c, &t[i], "function `%.*s` calls warp functions and is named here other than "
 			     "in a direct call (a macro's argument?), so the engine cannot pass it the "
@@ -219,7 +219,7 @@ rewrite_calls(struct ctx *c, struct toks *ts)
 			size_t rp = ws_match(t, i + 1, last);
 
 			if (rp < last)
-				add_edit(c, t[rp].off, 0, empty ? SCRATCH : ", " SCRATCH);
+				wc_add_edit(c, t[rp].off, 0, empty ? SCRATCH : ", " SCRATCH);
 		}
 	}
 }
@@ -235,11 +235,11 @@ rewrite_decls(struct ctx *c)
 		if (d->sym < 0 || !c->syms[d->sym].ctx)
 			continue;
 		if (d->rparen == d->lparen + 1)
-			add_edit(c, t[d->lparen].off + 1, 0, SOURCE_SCRATCH_PARAM);
+			wc_add_edit(c, t[d->lparen].off + 1, 0, SOURCE_SCRATCH_PARAM);
 		else if (d->rparen == d->lparen + 2 && ws_tok_is(c, &t[d->lparen + 1], "void"))
-			add_edit(c, t[d->lparen + 1].off, 4, SOURCE_SCRATCH_PARAM);
+			wc_add_edit(c, t[d->lparen + 1].off, 4, SOURCE_SCRATCH_PARAM);
 		else
-			add_edit(c, t[d->lparen].off + 1, 0, SOURCE_SCRATCH_PARAM ", ");
+			wc_add_edit(c, t[d->lparen].off + 1, 0, SOURCE_SCRATCH_PARAM ", ");
 	}
 }
 
@@ -253,8 +253,8 @@ edit_order(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static void
-apply_edits(struct ctx *c, struct strbuf *text)
+void
+wc_apply_edits(struct ctx *c, struct strbuf *text)
 {
 	struct strbuf out = { 0 };
 	size_t at = 0;
@@ -281,8 +281,8 @@ apply_edits(struct ctx *c, struct strbuf *text)
 	*text = out;
 }
 
-static void
-analyse(struct ctx *c)
+void
+wc_analyse(struct ctx *c)
 {
 	size_t bound = c->nmacros + 1;
 
@@ -331,44 +331,66 @@ analyse(struct ctx *c)
 		return;
 	fixed_point(c);
 	check_decls(c);
+}
+
+static void
+analyse(struct ctx *c)
+{
+	wc_analyse(c);
+	if (c->failed)
+		return;
 	rewrite_calls(c, &c->top);
 	rewrite_calls(c, &c->mac);
 	rewrite_decls(c);
 }
 
+bool
+wc_start(struct ctx *c, const struct strbuf *text, const char *name, enum warpctx_mode mode)
+{
+	memset(c, 0, sizeof(*c));
+	c->mode = mode;
+	c->text = text->data ? text->data : "";
+	c->name = name;
+	if (!PUSH(c, c->files, c->nfiles, c->cap_files))
+		return false;
+	c->files[0].text = name;
+	c->files[0].len = strlen(name);
+	c->nfiles = 1;
+	return true;
+}
+
+void
+wc_free(struct ctx *c)
+{
+	for (size_t k = 0; k < c->nsyms; k++)
+		free(c->syms[k].owned);
+	free(c->top.v);
+	free(c->mac.v);
+	free(c->files);
+	free(c->macros);
+	free(c->decls);
+	free(c->syms);
+	free(c->table);
+	free(c->edges);
+	free(c->edits);
+}
+
 clwarp_status
 warpctx_rewrite(struct strbuf *text, const char *name, enum warpctx_mode mode)
 {
-	struct ctx c = { 0 };
+	struct ctx c;
 	clwarp_status status = CLWARP_OK;
 
-	c.mode = mode;
-	c.text = text->data ? text->data : "";
-	c.name = name;
-	if (PUSH(&c, c.files, c.nfiles, c.cap_files)) {
-		c.files[0].text = name;
-		c.files[0].len = strlen(name);
-		c.nfiles = 1;
+	if (wc_start(&c, text, name, mode))
 		analyse(&c);
-	}
 	if (c.failed)
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	else if (c.error)
 		status = CLWARP_ERROR_BUILD;
 	else if (mode != WARPCTX_CHECK)
-		apply_edits(&c, text);
+		wc_apply_edits(&c, text);
 	if (status == CLWARP_OK && c.failed)
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
-	for (size_t k = 0; k < c.nsyms; k++)
-		free(c.syms[k].owned);
-	free(c.top.v);
-	free(c.mac.v);
-	free(c.files);
-	free(c.macros);
-	free(c.decls);
-	free(c.syms);
-	free(c.table);
-	free(c.edges);
-	free(c.edits);
+	wc_free(&c);
 	return status;
 }

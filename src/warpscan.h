@@ -87,7 +87,7 @@ struct ctx {
 	bool failed, error;       /* out of memory; a message is set */
 };
 
-static bool
+static inline bool
 ws_grow(struct ctx *c, void **v, size_t n, size_t *cap, size_t size)
 {
 	size_t want = *cap ? *cap * 2 : 64;
@@ -129,5 +129,14 @@ size_t ws_match(const struct tok *t, size_t i, size_t last);
 bool ws_is_macro_param(const struct ctx *c, const struct tok *t);
 /* Find the function definitions and prototypes in ts->v[first, last) (file scope, or a #define body). */
 void ws_scan_decls(struct ctx *c, struct toks *ts, size_t first, size_t last, int32_t macro);
+
+/* The analysis of src/warpctx.c, for the passes that read the same program. */
+bool wc_start(struct ctx *c, const struct strbuf *text, const char *name, enum warpctx_mode mode);
+/* Tokens, declarations, macros, symbols and which of them use the warp. */
+void wc_analyse(struct ctx *c);
+void wc_add_edit(struct ctx *c, size_t off, size_t del, const char *ins);
+/* Apply the edits in offset order; an edit inside a deleted range is dropped. */
+void wc_apply_edits(struct ctx *c, struct strbuf *text);
+void wc_free(struct ctx *c);
 
 #endif

@@ -32,6 +32,8 @@ BAD_FILES = {
     "binary.cl": b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)),
     "latin1.cl": b"kernel void k(global int *x)\n{\n\tx[0] = caf\xe9;\n}\n",
     "include.cl": b"#include \"nowhere.h\"\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "include-zero.cl": b"// a device\n#include \"/dev/zero\"\nkernel void k(global int *x) { x[0] = 1; }\n",
+    "include-dir.cl": b"#include \"adir.cl\"\nkernel void k(global int *x) { x[0] = 1; }\n",
     "d-unknown.cl": b"//! frob: 1\nkernel void k(global int *x) { x[0] = 1; }\n",
     "d-quote.cl": b"//! run: -a 'int[4]\nkernel void k(global int *x) { x[0] = 1; }\n",
     "d-help.cl": b"//! run: --help\nkernel void k(global int *x) { x[0] = 1; }\n",
@@ -192,11 +194,21 @@ BAD_INPUT = [
     bad("FILE with a NUL byte", NOP[:2] + ["nul.cl"], 2, "nul.cl:3: not OpenCL C source: a NUL byte"),
     bad("binary FILE", NOP[:2] + ["binary.cl"], 2, "binary.cl:1: not OpenCL C source"),
     bad("FILE not UTF-8", NOP[:2] + ["latin1.cl"], 1, "latin1.cl:3:"),
-    bad("FILE a directory", NOP[:2] + ["adir.cl"], 2, "cannot read adir.cl: Is a directory"),
-    bad("FILE /dev/null", NOP[:2] + ["/dev/null"], 2, "/dev/null defines no kernel"),
+    bad("FILE a directory", NOP[:2] + ["adir.cl"], 2, "adir.cl is not a regular file (a folder)"),
+    bad("FILE /dev/null", NOP[:2] + ["/dev/null"], 2,
+        "/dev/null is not a regular file (a character device)"),
+    bad("FILE /dev/zero", NOP[:2] + ["/dev/zero"], 2,
+        "/dev/zero is not a regular file (a character device)"),
     bad("FILE name too long", NOP[:2] + ["x" * 5000 + ".cl"], 2, "File name too long"),
     bad("FILE name not UTF-8", NOP[:2] + [b"caf\xe9.cl"], 2, "No such file or directory"),
     bad("#include of a missing file", NOP[:2] + ["include.cl"], 1, "cannot read #include \"nowhere.h\""),
+    # A device or a folder as a quoted #include: refused, not read (reading
+    # /dev/zero never ends).
+    bad("#include of /dev/zero", NOP[:2] + ["include-zero.cl"], 1,
+        "include-zero.cl:2: cannot read #include \"/dev/zero\": /dev/zero is not a regular file "
+        "(a character device)"),
+    bad("#include of a folder", NOP[:2] + ["include-dir.cl"], 1,
+        "adir.cl is not a regular file (a folder)"),
     # //! directives.
     bad("unknown directive", NOP[:2] + ["d-unknown.cl"], 2, "unknown directive '//! frob: 1'"),
     bad("run: unterminated quote", ["d-quote.cl"], 2, "d-quote.cl:1: //! run: unterminated ' quote"),

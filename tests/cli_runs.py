@@ -222,3 +222,16 @@ class RunTests:
         self.assertIn("build: compiled", out)
         self.assertEqual(os.listdir(cache), [])
 
+    def test_cuda_stdint_params(self):
+        """Parameters typed int32_t, uint64_t, uint8_t (<clwarp/cuda.h>) and
+        unsigned long long take the SPECs of int, ulong, uchar and ulong,
+        and the stdint names in SPECs too."""
+        want = [-3 * 1000000000 + 123456789 * 1000 + 200 + (1 << 40) * i for i in range(4)]
+        for b, c, d in (("ulong", "uchar", "ulong"), ("uint64_t", "uint8_t", "uint64_t")):
+            out, _ = self.ok("-q", "-a", "out:long[4]", "-a", "int32_t:-3",
+                             "-a", b + ":123456789", "-a", c + ":200", "-a", d + ":0x10000000000",
+                             "cuda-stdint.cl")
+            self.assertEqual(self.ints(out, 0), want)
+        err = self.usage_error("-a", "out:long[4]", "-a", "int:-3", "-a", "int:1", "-a", "uchar:2",
+                               "-a", "ulong:3", "cuda-stdint.cl")
+        self.assertIn("argument 2 of kernel stdint_params has type uint64_t; -a 'int:1' gives int", err)

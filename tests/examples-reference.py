@@ -313,74 +313,76 @@ def cuda_intrinsics(v, p, w, u, xs, xl, shfl, masks, votes, reds, ureds, bits, r
 
 
 # ---------------------------------------------------------------------------
-# Ports of public CUDA kernels (docs/porting-cuda.md). Their results do not
-# depend on W.
+# Kernels in CUDA's own style (docs/porting-cuda.md, "Kernels in CUDA style").
+# Their constant mask 0xffffffff names 32 lanes, so they are defined up to
+# W = 32.
 
 
-@example("-g 256 -l 64 -a out:int[256]=(i*7)%11-3 -a int:32 -a out:int[4] -a local:int[64]")
-def shfl_scan(data, width, partial_sums, sums, W):
-    # NVIDIA cuda-samples shfl_scan_test: the inclusive prefix sum of each block
-    # of 64, and each block's total.
-    block = 64
-    if block // W > W:
-        # warp 0 scans the warps' totals, one per lane: CUDA's 32 lanes hold
-        # them all; a narrower warp does not, and the sample's result is then
-        # whatever its kernel does (the test compares backends instead).
-        raise Undefined("shfl_scan: a block of %d has more than W = %d warps" % (block, W))
-    if W > width:
-        # The sample's shuffles have width 'width' (32, CUDA's warp): at a
-        # wider W they scan segments of 32 lanes, and a warp's last lane
-        # holds its last segment's sum, not the warp's.
-        raise Undefined("shfl_scan: W = %d is wider than the sample's shuffle width %d" % (W, width))
-    scan = inclusive_scan(data, block, add)
-    return [scan, [scan[b + block - 1] for b in range(0, len(data), block)]]
+def full_mask_only(name, W):
+    if W > 32:
+        raise Undefined("%s: the mask 0xffffffff leaves out lanes of a %d-lane warp" % (name, W))
 
 
-@example("-g 256 -l 64 -a out:float[400] -a float[400]=((i*13)%29)/8-1 -a int:4 -a int:100"
-         " -a local:float[16]")
-def llmc_softmax(out, inp, N, C, shared, W):
-    # llm.c softmax_forward_kernel4: one block per row, softmax of each row.
-    y = []
-    for r in range(N):
-        row = inp[r * C:(r + 1) * C]
-        m = max(row)
-        e = [math.exp(v - m) for v in row]
-        s = sum(e)
-        y += [v / s for v in e]
-    return [y]
+def softmax_of(row):
+    m = max(row)
+    e = [math.exp(v - m) for v in row]
+    s = sum(e)
+    return [v / s for v in e]
 
 
-@example("-g 96 -l 32 -a out:int[96]=fill(-1) -a out:int[1]=fill(0) -a int[96]=-3,2,-2,3,-1,4,0,5,1,"
-         "-3,2,-2,3,-1,4,0,-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,"
-         "-3,2,-2,3,-1,4,0,5,1,-3,2,-2,3,-1,4,0,-5,-1,-2,-3,-4,-5,-1,-2,-3,-4,-5,-1,-2,-3,-4,-5,10,11,"
-         "12,13,14,15,16,17,18,19,20,21,22,23,24,25 -a int:80")
-def warp_aggregated_atomics(dst, nres, src, n, W):
-    # The warp-aggregated filter: the positive src[i], i < n. Each warp's values
-    # land together in lane order; the warps' blocks come in the order of their
-    # atomics, which the device chooses: the input makes every non-empty block
-    # the same, so that order cannot show.
+@example("-g 192 -l 64 -a float[270]=((i*11)%23)/4-2 -a out:float[270] -a int:90 -a local:float[8]")
+def row_softmax_cuda(x, out, cols, partial, W):
+    # One block per row: the softmax of each row of cols values.
+    full_mask_only("row_softmax_cuda", W)
+    return [[v for r in range(0, len(x), cols) for v in softmax_of(x[r:r + cols])]]
+
+
+@example("-g 96 -l 96 -a int[96]=1,1,2,1,1,1,1,1,1,1,1,-1,1,1,1,1,1,1,1,1,3,1,1,1,1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+         "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,1,0,3,1,0,0,1,0"
+         " -a out:int[96] -a out:int[96] -a out:int[96]")
+def vote_ballot_cuda(flag, any_, all_, below, W):
+    # Per lane: whether some / every lane of its warp has a non-zero flag, and
+    # how many lanes below it in the warp have one.
+    full_mask_only("vote_ballot_cuda", W)
+    return [per_warp(flag, W, lambda s, l: int(any(s))),
+            per_warp(flag, W, lambda s, l: int(all(s))),
+            per_warp(flag, W, lambda s, l: sum(1 for v in s[:l] if v != 0))]
+
+
+@example("-g 128 -l 64 -a int[128]=-3,2,-2,3,-1,4,0,5,-3,2,-2,3,-1,4,0,5,-3,2,-2,3,-1,4,0,5,"
+         "-3,2,-2,3,-1,4,0,5,-3,2,-2,3,-1,4,0,5,-3,2,-2,3,-1,4,0,5,-3,2,-2,3,-1,4,0,5,"
+         "-3,2,-2,3,-1,4,0,5,-1,-2,-3,-4,-5,-6,-7,-8,-1,-2,-3,-4,-5,-6,-7,-8,-1,-2,-3,-4,-5,-6,-7,-8,"
+         "-1,-2,-3,-4,-5,-6,-7,-8,9,10,11,12,13,14,15,16,9,10,11,12,13,14,15,16,9,10,11,12,13,14,15,16,"
+         "9,10,11,12,13,14,15,16 -a int:96 -a out:int[128]=fill(-1) -a out:int[1]=fill(0)")
+def aggregated_atomic_cuda(src, n, dst, count, W):
+    # The positive src[i], i < n. Each warp's kept values land together in
+    # lane order; the warps' blocks come in the order of their atomics, which
+    # the device chooses: the input makes every non-empty block the same, so
+    # that order cannot show.
+    full_mask_only("aggregated_atomic_cuda", W)
     blocks = [[v for k, v in enumerate(s) if g * W + k < n and v > 0]
               for g, s in enumerate(warps(src, W))]
     blocks = [b for b in blocks if b]
     if any(b != blocks[0] for b in blocks):
-        raise Undefined("warp_aggregated_atomics: the result would depend on the order of the warps")
+        raise Undefined("aggregated_atomic_cuda: the result would depend on the order of the warps")
     kept = [v for b in blocks for v in b]
-    return [kept + dst[len(kept):], [nres[0] + len(kept)]]
+    return [kept + dst[len(kept):], [count[0] + len(kept)]]
 
 
+@example("-g 256 -l 64 -a int[256]=(i*5)%13-4 -a out:int[256] -a out:int[4] -a local:int[8]")
+def block_scan_cuda(x, out, block_total, warp_total, W):
+    # The inclusive prefix sum of each block of 64, and each block's total.
+    full_mask_only("block_scan_cuda", W)
+    block = 64
+    scan = inclusive_scan(x, block, add)
+    return [scan, [scan[b + block - 1] for b in range(0, len(x), block)]]
 
-@example("-g 512 -l 256 -a int[1000]=(i*7)%11-3 -a out:int[1]=fill(0) -a int:1000")
-def reduce_warp_atomic(inp, out, N, W):
-    # device_reduce_warp_atomic_kernel (NVIDIA code-samples): the sum of in[0..N-1]
-    # added to out.
-    return [[out[0] + sum(inp[:N])]]
 
-
-@example("-k VoteAnyKernel1 -g 96 -l 96 -a uint[96]=0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0 -a out:uint[96] -a int:96")
-def simple_vote(inp, result, size, W):
-    # cuda-samples VoteAnyKernel1: each lane gets whether some lane of its warp
-    # has a non-zero input.
-    return [per_warp(inp, W, lambda s, l: int(any(s)))]
+@example("-g 256 -l 64 -a int[1000]=(i*9)%17-8 -a int:1000 -a out:int[1]=fill(0) -a local:int[8]")
+def block_reduce_atomic_cuda(x, n, total, partial, W):
+    # The sum of x[0..n-1] added to total.
+    full_mask_only("block_reduce_atomic_cuda", W)
+    return [[total[0] + sum(x[:n])]]
 
 # ---------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@
 
 One test case of every test: the binary, the kernel files and the helpers
 are in cli_case.py; the tests, by what they test, in cli_runs.py (runs),
-cli_errors.py (errors; the bad input table in cli_bad_input.py) and
+cli_errors.py (errors; the bad input table in cli_bad_input.py),
+cli_guard.py (writes past a buffer's end, special files, --sanitize) and
 cli_info.py (devices, warp widths, --version and --help).
 """
 
@@ -17,11 +18,12 @@ sys.dont_write_bytecode = True
 
 import cli_case  # noqa: E402
 from cli_errors import ErrorTests  # noqa: E402
+from cli_guard import GuardTests, SanitizeTests  # noqa: E402
 from cli_info import InfoTests  # noqa: E402
 from cli_runs import RunTests  # noqa: E402
 
 
-class CliTest(cli_case.CliCase, RunTests, ErrorTests, InfoTests):
+class CliTest(cli_case.CliCase, RunTests, ErrorTests, GuardTests, SanitizeTests, InfoTests):
     pass
 
 

@@ -391,5 +391,6 @@ main(void)
 	if (test_wanted("test_header_vs_model"))
 		tcase_add_loop_test(tc, test_header_vs_model, 0, FORCED_WIDTHS);
 	cuda_add_block_tests(tc, test_wanted);
+	cuda_add_port_tests(tc, test_wanted);
 	return test_main(s);
 }

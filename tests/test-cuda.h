@@ -87,4 +87,8 @@ launch(clwarp_kernel *k, unsigned dims, const size_t *global, const size_t *loca
  * tc where main's test_wanted() says so. */
 void cuda_add_block_tests(TCase *tc, bool (*wanted)(const char *name));
 
+/* test-cuda-port.c's tests (CUDA code taken as it is, and the messages for
+ * what OpenCL C cannot say). */
+void cuda_add_port_tests(TCase *tc, bool (*wanted)(const char *name));
+
 #endif

@@ -119,7 +119,7 @@ class Examples(unittest.TestCase):
         # No single reference result at this width (ref.Undefined). The
         # engine's backend must still agree with the local backend at the
         # same width, value by value; where the order of the warps' atomics
-        # decides the layout (warp_aggregated_atomics), as a multiset.
+        # decides the layout (aggregated_atomic_cuda), as a multiset.
         path = os.path.join(EXAMPLES_DIR, name + ".cl")
         runs = []
         for args in ([], ["-b", "local", "-w", str(width)]):
@@ -129,7 +129,7 @@ class Examples(unittest.TestCase):
             self.assertEqual(report["warp_size"], width, describe(proc))
             runs.append([out["values"] for out in report["outputs"]])
         native, local = runs
-        if name == "warp_aggregated_atomics":
+        if name == "aggregated_atomic_cuda":
             native = [sorted(native[0]), native[1]]
             local = [sorted(local[0]), local[1]]
         self.assertEqual(native, local, "%s at width %d: the engine's backend and local differ"

@@ -3,6 +3,7 @@
 #include "argspec.h"
 
 #include "expr.h"
+#include "regular-file.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -245,11 +246,21 @@ argspec_parse(const char *text, const char *base_dir, struct argspec *a, char *e
 	name = p;
 	while (isalpha((unsigned char)*p))
 		p++;
+	/* <stdint.h>'s names (int32_t); int4 stays int and 4. */
+	if (p > name && isdigit((unsigned char)*p)) {
+		const char *d = p;
+
+		while (isdigit((unsigned char)*d))
+			d++;
+		if (d[0] == '_' && d[1] == 't')
+			p = d + 2;
+	}
 	if (p == name)
 		return fail(err, errlen, text, "expected a type (char uchar short ushort int uint long ulong float double)");
 	if (!elemtype_from_name(name, (size_t)(p - name), &a->type)) {
 		snprintf(why, sizeof(why),
-			 "unknown type '%.*s' (expected char uchar short ushort int uint long ulong float double)",
+			 "unknown type '%.*s' (expected char uchar short ushort int uint long ulong float "
+			 "double, or int8_t .. uint64_t)",
 			 (int)(p - name), name);
 		return fail(err, errlen, text, why);
 	}
@@ -325,17 +336,18 @@ argspec_splitmix64(uint64_t *state)
 static bool
 fill_file(const struct argspec *a, void *data, char *err, size_t errlen)
 {
-	FILE *f = fopen(a->path, "rb");
+	char why[512];
+	FILE *f = regular_file_open(a->path, why, sizeof(why));
 	struct stat st;
 	bool ok = false;
 
 	if (!f) {
-		snprintf(err, errlen, "argument SPEC '%s': cannot open %s: %s", a->text, a->path,
-			 strerror(errno));
+		snprintf(err, errlen, "argument SPEC '%s': %s", a->text, why);
 		return false;
 	}
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "argument SPEC '%s': %s is not a regular file", a->text, a->path);
+	if (fstat(fileno(f), &st) != 0) {
+		snprintf(err, errlen, "argument SPEC '%s': cannot read %s: %s", a->text, a->path,
+			 strerror(errno));
 	} else if ((uint64_t)st.st_size != a->bytes) {
 		snprintf(err, errlen,
 			 "argument SPEC '%s': %s has %llu bytes; %s[%zu] needs exactly %zu",

@@ -9,12 +9,14 @@
 #include "build-step.h"
 #include "check.h"
 #include "elemtype.h"
+#include "guard.h"
 #include "kernel-file.h"
 #include "launch-size.h"
 #include "list-devices.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "sanitize.h"
 
 #include <clwarp/clwarp.h>
 
@@ -43,6 +45,7 @@ struct run_state {
 	struct argspec *specs;
 	size_t spec_count;
 	void **host;
+	size_t *guards;          /* each buffer's guard zone (guard.h) */
 	cl_mem *mems;
 	clwarp_engine *engine;
 	clwarp_kernel *kernel;
@@ -65,6 +68,7 @@ run_state_clear(struct run_state *s)
 	}
 	free(s->specs);
 	free(s->host);
+	free(s->guards);
 	free(s->mems);
 	free(s->outs);
 	free(s->times);
@@ -161,14 +165,17 @@ run(struct run_state *s, int argc, char **argv)
 	if (rc)
 		return rc;
 	report_set_json(o->json);
+	if (o->sanitize && !sanitize_is_child())
+		return sanitize_run(argv, o);
 
 	/* Arguments. */
 	s->spec_count = o->args.count;
 	s->specs = calloc(s->spec_count + 1, sizeof(*s->specs));
 	s->host = calloc(s->spec_count + 1, sizeof(void *));
+	s->guards = calloc(s->spec_count + 1, sizeof(size_t));
 	s->mems = calloc(s->spec_count + 1, sizeof(cl_mem));
 	s->outs = calloc(s->spec_count + 1, sizeof(*s->outs));
-	if (!s->specs || !s->host || !s->mems || !s->outs) {
+	if (!s->specs || !s->host || !s->guards || !s->mems || !s->outs) {
 		report_error("out of memory");
 		return EXIT_RUNTIME;
 	}
@@ -380,15 +387,22 @@ build:
 	if (status != CLWARP_OK)
 		return report_library_error("cannot launch", status);
 
-	/* Device buffers and arguments. */
+	/* Device buffers, each with its guard zone, and arguments. */
+	size_t work_items = 1;
+	for (unsigned d = 0; d < dims; d++)
+		work_items *= global[d];
 	for (unsigned i = 0; i < nargs; i++) {
 		const struct argspec *a = &s->specs[i];
 
 		if (a->kind == ARGSPEC_BUFFER) {
-			status = clwarp_buffer_new(s->engine, CL_MEM_READ_WRITE, a->bytes, s->host[i],
-						   &s->mems[i]);
-			if (status == CLWARP_OK)
-				status = clwarp_kernel_set_arg_buffer(s->kernel, i, s->mems[i]);
+			/* Under Oclgrind (--sanitize) the buffers keep their
+			 * real size: Oclgrind reports a write past it. */
+			s->guards[i] = sanitize_is_child() ? 0 : guard_size(a, work_items,
+									       dev->max_alloc_size);
+			rc = guard_buffer_new(s->engine, i, a, s->guards[i], &s->host[i], &s->mems[i]);
+			if (rc)
+				return rc;
+			status = clwarp_kernel_set_arg_buffer(s->kernel, i, s->mems[i]);
 		} else if (a->kind == ARGSPEC_LOCAL) {
 			status = clwarp_kernel_set_arg_local(s->kernel, i, a->bytes);
 		} else {
@@ -445,22 +459,30 @@ build:
 		}
 	}
 
-	/* Read back. */
+	/* Read back, and check every guard zone: a write past the end of
+	 * any buffer fails the run. */
 	size_t nout = 0;
+	int overflow = 0;
 	for (unsigned i = 0; i < nargs; i++) {
 		const struct argspec *a = &s->specs[i];
 
+		if (a->kind != ARGSPEC_BUFFER)
+			continue;
+		rc = guard_read_back(s->engine, i, a, s->guards[i], s->host[i], s->mems[i]);
+		if (rc == EXIT_OVERFLOW)
+			overflow = rc;
+		else if (rc)
+			return rc;
 		if (!a->out)
 			continue;
-		status = clwarp_buffer_read(s->engine, s->mems[i], 0, a->bytes, s->host[i]);
-		if (status != CLWARP_OK)
-			return report_library_error("cannot read a result", status);
 		s->outs[nout].arg = i;
 		s->outs[nout].type = a->type;
 		s->outs[nout].count = a->count;
 		s->outs[nout].data = s->host[i];
 		nout++;
 	}
+	if (overflow)
+		return overflow;
 	if (o->check) {
 		for (size_t k = 0; k < nout; k++) {
 			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k, warp);

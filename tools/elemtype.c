@@ -57,12 +57,28 @@ elemtype_is_signed(enum elemtype t)
 	return types[t].is_signed;
 }
 
+/* <stdint.h>'s names, as <clwarp/cuda.h> declares them. */
+static const struct {
+	const char *name;
+	enum elemtype type;
+} aliases[] = {
+	{ "int8_t", ET_CHAR }, { "uint8_t", ET_UCHAR }, { "int16_t", ET_SHORT },
+	{ "uint16_t", ET_USHORT }, { "int32_t", ET_INT }, { "uint32_t", ET_UINT },
+	{ "int64_t", ET_LONG }, { "uint64_t", ET_ULONG },
+};
+
 bool
 elemtype_from_name(const char *name, size_t len, enum elemtype *out)
 {
 	for (int t = 0; t < ET_COUNT; t++) {
 		if (strlen(types[t].name) == len && strncmp(types[t].name, name, len) == 0) {
 			*out = (enum elemtype)t;
+			return true;
+		}
+	}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++) {
+		if (strlen(aliases[i].name) == len && strncmp(aliases[i].name, name, len) == 0) {
+			*out = aliases[i].type;
 			return true;
 		}
 	}

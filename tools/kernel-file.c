@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "kernel-file.h"
 
+#include "regular-file.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -94,16 +96,12 @@ out:
 static char *
 read_all(const char *path, size_t *size, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = regular_file_open(path, err, errlen);
 	char *data = NULL;
 	size_t len = 0, cap = 0;
 
-	if (!f) {
-		/* A name of thousands of characters is cut, not the reason. */
-		snprintf(err, errlen, "cannot read %.300s%s: %s", path, strlen(path) > 300 ? "..." : "",
-			 strerror(errno));
+	if (!f)
 		return NULL;
-	}
 	for (;;) {
 		if (cap - len < 4096) {
 			char *grown = realloc(data, cap ? cap * 2 : 8192);

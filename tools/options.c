@@ -17,6 +17,7 @@ enum {
 	OPT_REPEAT,
 	OPT_JSON,
 	OPT_CHECK,
+	OPT_SANITIZE,
 	OPT_VERSION,
 };
 
@@ -34,6 +35,7 @@ static const struct option long_options[] = {
 	{ "repeat", required_argument, NULL, OPT_REPEAT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "sanitize", no_argument, NULL, OPT_SANITIZE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -61,6 +63,8 @@ const char options_help_text[] =
 	"      --repeat N           run N times; report min/median/max kernel time\n"
 	"      --json               print one JSON object instead of text\n"
 	"      --check              compare out: buffers with the file's //! expect lines\n"
+	"      --sanitize           run under Oclgrind (local backend); report races,\n"
+	"                           barrier divergence, bad and uninitialized accesses\n"
 	"  -q, --quiet              print only the out: buffers (and the check result)\n"
 	"  -v, --verbose            also print the library's info and debug log\n"
 	"  -h, --help               print this help\n"
@@ -79,7 +83,9 @@ const char options_help_text[] =
 	"'//! expect[K]@W: ...' holds only at warp width W (1, 2, 4, ... 64) and wins there\n"
 	"over the line without @W. --check with lines for out: buffer K at other widths\n"
 	"only is a usage error.\n"
-	"Exit status: 0 success, 1 run-time failure or check mismatch, 2 usage error.\n";
+	"Exit status: 0 success, 1 run-time failure or check mismatch, 2 usage error,\n"
+	"3 the kernel wrote past the end of a buffer (into its guard zone) or, with\n"
+	"--sanitize, Oclgrind reported an error in it.\n";
 
 /* -------------------------------------------------------------- helpers */
 
@@ -241,6 +247,9 @@ options_parse(int argc, char **argv, struct options *o, const char *where, const
 		case OPT_CHECK:
 			o->check = true;
 			break;
+		case OPT_SANITIZE:
+			o->sanitize = true;
+			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -307,6 +316,7 @@ options_merge(struct options *f, struct options *cli)
 	f->no_cache |= cli->no_cache;
 	f->json |= cli->json;
 	f->check |= cli->check;
+	f->sanitize |= cli->sanitize;
 	f->quiet |= cli->quiet;
 	f->verbose |= cli->verbose;
 	f->file = cli->file;

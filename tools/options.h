@@ -28,6 +28,7 @@ struct options {
 	struct strvec build;       /* -D, -I, --build-options fragments, in order */
 	unsigned repeat;           /* 0: not given */
 	bool list_devices, no_cache, json, check, quiet, verbose, help, version;
+	bool sanitize;             /* --sanitize: run under Oclgrind (sanitize.h) */
 	const char *file;
 };
 

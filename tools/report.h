@@ -11,6 +11,7 @@
 
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
+#define EXIT_OVERFLOW 3   /* the kernel wrote past the end of a buffer (guard.h) */
 
 /* Whether the command line asks for --json (or an abbreviation getopt
  * takes), before "--": errors in parsing the options are JSON too. */

@@ -264,3 +264,23 @@ CLWARP_INLINE ulong clwarp_segment_mask(uint width)
 #ifndef CLWARP_WIDTH_CHECK
 #define CLWARP_WIDTH_CHECK
 #endif
+
+/* Does any work-item of the work-group pass a true `p`? Every work-item
+ * calls it: the loops that the engine's flow rewrite (src/warpflow.c)
+ * makes around warp calls end when no work-item wants another trip. */
+CLWARP_INLINE int clwarp_flow_any(local ulong *scratch, int p)
+{
+	local volatile uint *flag = (local volatile uint *)scratch;
+	int r;
+
+	barrier(CLK_LOCAL_MEM_FENCE);
+	if (clwarp_linear_local_id() == 0)
+		*flag = 0u;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	if (p)
+		atomic_or(flag, 1u);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	r = *flag != 0u;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	return r;
+}

@@ -14,6 +14,86 @@
 /* A constant, as CUDA code uses it in array sizes. */
 #define warpSize ((int)CLWARP_WARP_SIZE)
 
+/* __CUDA_ARCH__: every backend gives the _sync forms their meaning (the
+ * whole warp takes part), so code under `#if __CUDA_ARCH__ >= 700` is the
+ * right path. nv: the device's own compute capability (sm_90: 900) where
+ * the driver tells it; every other backend: 700. -D__CUDA_ARCH__=N wins. */
+#ifndef __CUDA_ARCH__
+#if defined(CLWARP_BACKEND_NV) && defined(CLWARP_NV_SM) && CLWARP_NV_SM > 0
+#define __CUDA_ARCH__ (CLWARP_NV_SM * 10)
+#else
+#define __CUDA_ARCH__ 700
+#endif
+#endif
+
+/* <stdint.h>'s exact-width types, as CUDA's 64-bit targets have them. The
+ * small ones are pasted, so that the header alone names no extension type
+ * (source.h, types_named); a program that names int8_t gets char's warp
+ * functions, and so on. `long long` is 64 bits in both: in a
+ * program that includes this header the engine reads it as `long`. */
+#define CLWARP_CUDA_PASTE(a, b) a##b
+typedef CLWARP_CUDA_PASTE(ch, ar) CLWARP_CUDA_PASTE(int8, _t);
+typedef CLWARP_CUDA_PASTE(uch, ar) CLWARP_CUDA_PASTE(uint8, _t);
+typedef CLWARP_CUDA_PASTE(sh, ort) CLWARP_CUDA_PASTE(int16, _t);
+typedef CLWARP_CUDA_PASTE(ush, ort) CLWARP_CUDA_PASTE(uint16, _t);
+typedef int int32_t;
+typedef uint uint32_t;
+typedef long int64_t;
+typedef ulong uint64_t;
+
+/* CUDA's names of the 64-bit vectors, pasted as above. */
+typedef CLWARP_CUDA_PASTE(long, 2) CLWARP_CUDA_PASTE(longlong, 2);
+typedef CLWARP_CUDA_PASTE(long, 3) CLWARP_CUDA_PASTE(longlong, 3);
+typedef CLWARP_CUDA_PASTE(long, 4) CLWARP_CUDA_PASTE(longlong, 4);
+typedef CLWARP_CUDA_PASTE(ulong, 2) CLWARP_CUDA_PASTE(ulonglong, 2);
+typedef CLWARP_CUDA_PASTE(ulong, 3) CLWARP_CUDA_PASTE(ulonglong, 3);
+typedef CLWARP_CUDA_PASTE(ulong, 4) CLWARP_CUDA_PASTE(ulonglong, 4);
+
+/* make_float2(x, y) and its kin: OpenCL C's vector literals, each element
+ * converted to the element type as CUDA's parameters convert it. Macros,
+ * with the type name pasted (see above). CUDA's 3-element vectors are 3
+ * elements wide in memory, OpenCL's take the room of 4 (docs/porting-cuda.md). */
+#define CLWARP_CUDA_MAKE2(T, x, y) ((CLWARP_CUDA_PASTE(T, 2))((T)(x), (T)(y)))
+#define CLWARP_CUDA_MAKE3(T, x, y, z) ((CLWARP_CUDA_PASTE(T, 3))((T)(x), (T)(y), (T)(z)))
+#define CLWARP_CUDA_MAKE4(T, x, y, z, w) ((CLWARP_CUDA_PASTE(T, 4))((T)(x), (T)(y), (T)(z), (T)(w)))
+#define CLWARP_CUDA_MAKE(T, N, ...) CLWARP_CUDA_PASTE(CLWARP_CUDA_MAKE, N)(T, __VA_ARGS__)
+#define make_char2(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ch, ar), 2, __VA_ARGS__)
+#define make_char3(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ch, ar), 3, __VA_ARGS__)
+#define make_char4(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ch, ar), 4, __VA_ARGS__)
+#define make_uchar2(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(uch, ar), 2, __VA_ARGS__)
+#define make_uchar3(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(uch, ar), 3, __VA_ARGS__)
+#define make_uchar4(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(uch, ar), 4, __VA_ARGS__)
+#define make_short2(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(sh, ort), 2, __VA_ARGS__)
+#define make_short3(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(sh, ort), 3, __VA_ARGS__)
+#define make_short4(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(sh, ort), 4, __VA_ARGS__)
+#define make_ushort2(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ush, ort), 2, __VA_ARGS__)
+#define make_ushort3(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ush, ort), 3, __VA_ARGS__)
+#define make_ushort4(...) CLWARP_CUDA_MAKE(CLWARP_CUDA_PASTE(ush, ort), 4, __VA_ARGS__)
+#define make_int2(...) CLWARP_CUDA_MAKE(int, 2, __VA_ARGS__)
+#define make_int3(...) CLWARP_CUDA_MAKE(int, 3, __VA_ARGS__)
+#define make_int4(...) CLWARP_CUDA_MAKE(int, 4, __VA_ARGS__)
+#define make_uint2(...) CLWARP_CUDA_MAKE(uint, 2, __VA_ARGS__)
+#define make_uint3(...) CLWARP_CUDA_MAKE(uint, 3, __VA_ARGS__)
+#define make_uint4(...) CLWARP_CUDA_MAKE(uint, 4, __VA_ARGS__)
+#define make_long2(...) CLWARP_CUDA_MAKE(long, 2, __VA_ARGS__)
+#define make_long3(...) CLWARP_CUDA_MAKE(long, 3, __VA_ARGS__)
+#define make_long4(...) CLWARP_CUDA_MAKE(long, 4, __VA_ARGS__)
+#define make_ulong2(...) CLWARP_CUDA_MAKE(ulong, 2, __VA_ARGS__)
+#define make_ulong3(...) CLWARP_CUDA_MAKE(ulong, 3, __VA_ARGS__)
+#define make_ulong4(...) CLWARP_CUDA_MAKE(ulong, 4, __VA_ARGS__)
+#define make_longlong2(...) CLWARP_CUDA_MAKE(long, 2, __VA_ARGS__)
+#define make_longlong3(...) CLWARP_CUDA_MAKE(long, 3, __VA_ARGS__)
+#define make_longlong4(...) CLWARP_CUDA_MAKE(long, 4, __VA_ARGS__)
+#define make_ulonglong2(...) CLWARP_CUDA_MAKE(ulong, 2, __VA_ARGS__)
+#define make_ulonglong3(...) CLWARP_CUDA_MAKE(ulong, 3, __VA_ARGS__)
+#define make_ulonglong4(...) CLWARP_CUDA_MAKE(ulong, 4, __VA_ARGS__)
+#define make_float2(...) CLWARP_CUDA_MAKE(float, 2, __VA_ARGS__)
+#define make_float3(...) CLWARP_CUDA_MAKE(float, 3, __VA_ARGS__)
+#define make_float4(...) CLWARP_CUDA_MAKE(float, 4, __VA_ARGS__)
+#define make_double2(...) CLWARP_CUDA_MAKE(double, 2, __VA_ARGS__)
+#define make_double3(...) CLWARP_CUDA_MAKE(double, 3, __VA_ARGS__)
+#define make_double4(...) CLWARP_CUDA_MAKE(double, 4, __VA_ARGS__)
+
 /* ---- Masks. Every lane of the warp takes part in every call (the warp
  * API's contract), so a mask must hold every lane: its low W bits set (at
  * W = 64 the low 32 do, the most a 32-bit CUDA mask can say). */

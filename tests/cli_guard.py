@@ -1,0 +1,215 @@
+# clwarp-run's tests (tests/test-cli.py): guard zones after its buffers
+# (tools/guard.c), files that are not regular files (tools/regular-file.c)
+# and --sanitize (tools/sanitize.c).
+# SPDX-License-Identifier: MIT
+import json
+import os
+import shutil
+import subprocess
+
+from cli_case import BINARY
+
+# out[i] = i + 1 for every work-item i: past the end of a buffer of fewer
+# than global-size elements.
+EVERY = """\
+kernel void every(global int *out)
+{
+	size_t i = get_global_id(0);
+	out[i] = (int)i + 1;
+}
+"""
+# Writes past the end of an input (not out:) buffer: in[i + SHIFT].
+SHIFTED = """\
+kernel void shifted(global int *in, global int *out)
+{
+	size_t i = get_global_id(0);
+	out[i] = in[i];
+	in[i + SHIFT] = 7;
+}
+"""
+# Writes element 0 only: no overflow whatever the global size.
+FIRST = """\
+kernel void first(global int *out)
+{
+	if (get_global_id(0) == 0)
+		out[0] = 42;
+}
+"""
+INTS = 4  # sizeof(int)
+
+
+class GuardTests:
+    """A write past the end of a buffer: exit 3 and one message naming the
+    argument and how far it went; special files refused at once."""
+
+    def write_kernel(self, name, text):
+        with open(self.path(name), "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def run_quick(self, args, timeout=60):
+        """Run with a timeout: a hang is a failure, not a stuck test."""
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLWARP_")}
+        env["CLWARP_CACHE_DIR"] = self.cache
+        proc = subprocess.run([BINARY] + list(args), cwd=self.tmp, env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=timeout)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    def overflow(self, args, arg, spec, count, written):
+        """args overflow argument `arg` (SPEC `spec`, `count` ints) whose
+        kernel writes ints [0, written): exit 3, nothing on stdout, one
+        line giving the bytes and the last element past the end."""
+        rc, out, err = self.run_quick(args)
+        self.assertEqual(rc, 3, "exit status; stderr:\n" + err)
+        self.assertEqual(out, "")
+        past = (written - count) * INTS
+        line = ("clwarp-run: argument %d ('%s'): the kernel wrote %d bytes past the end of the "
+                "buffer (up to element [%d] of %d)\n" % (arg, spec, past, written - 1, count))
+        self.assertEqual(err, line)
+
+    def test_guard_out_overflow(self):
+        self.write_kernel("every.cl", EVERY)
+        for global_size, count in ((64, 60), (64, 1), (1024, 1), (256, 255)):
+            with self.subTest(global_size=global_size, count=count):
+                spec = "out:int[%d]" % count
+                self.overflow(["-g", str(global_size), "-l", "64", "-a", spec, "every.cl"],
+                              0, spec, count, global_size)
+
+    def test_guard_input_overflow(self):
+        self.write_kernel("shifted.cl", SHIFTED)
+        self.overflow(["-D", "SHIFT=4", "-a", "int[8]=iota", "-a", "out:int[8]", "shifted.cl"],
+                      0, "int[8]=iota", 8, 12)
+
+    def test_guard_json(self):
+        self.write_kernel("every.cl", EVERY)
+        rc, out, err = self.run_quick(["--json", "-g", "64", "-l", "64", "-a", "out:int[1]",
+                                       "every.cl"])
+        self.assertEqual(rc, 3, err)
+        doc = json.loads(out)
+        self.assertEqual(doc["status"], 3)
+        self.assertIn("argument 0 ('out:int[1]'): the kernel wrote 252 bytes past the end",
+                      doc["error"])
+
+    def test_guard_no_false_alarm(self):
+        # Writes up to the last element, or one element of a one-element
+        # buffer under 64 work-items: no overflow, the values as computed.
+        self.write_kernel("every.cl", EVERY)
+        self.write_kernel("first.cl", FIRST)
+        out, err = self.ok("-q", "-g", "64", "-l", "64", "-a", "out:int[64]", "every.cl")
+        self.assertEqual(self.ints(out, 0), list(range(1, 65)))
+        self.assertEqual(err, "")
+        out, err = self.ok("-q", "-g", "64", "-l", "64", "-a", "out:int[1]", "first.cl")
+        self.assertEqual(self.ints(out, 0), [42])
+        # An input buffer written inside its end, over repeated runs.
+        self.write_kernel("shifted.cl", SHIFTED)
+        out, _ = self.ok("-q", "--repeat", "3", "-D", "SHIFT=0", "-a", "int[8]=iota(5,1)",
+                         "-a", "out:int[8]", "shifted.cl")
+        self.assertEqual(self.ints(out, 1), list(range(5, 13)))
+
+    def test_fifo_kernel_file(self):
+        fifo = self.path("fifo.cl")
+        if os.path.exists(fifo):
+            os.unlink(fifo)
+        os.mkfifo(fifo)
+        try:
+            rc, out, err = self.run_quick(["-a", "out:int[1]", "fifo.cl"], timeout=30)
+            self.assertEqual(rc, 2, err)
+            self.assertEqual(out, "")
+            self.assertEqual(err.splitlines()[0],
+                             "clwarp-run: fifo.cl is not a regular file (a FIFO)")
+            # The same FIFO as @file INIT and as a quoted #include.
+            self.write_kernel("every.cl", EVERY)
+            rc, out, err = self.run_quick(["-a", "out:int[1]=@fifo.cl", "every.cl"], timeout=30)
+            self.assertEqual(rc, 2, err)
+            self.assertIn("fifo.cl is not a regular file (a FIFO)", err)
+            self.write_kernel("include-fifo.cl", '#include "fifo.cl"\n' + EVERY)
+            rc, out, err = self.run_quick(["-a", "out:int[1]", "include-fifo.cl"], timeout=30)
+            self.assertEqual(rc, 1, err)
+            self.assertIn('cannot read #include "fifo.cl": ', err)
+            self.assertIn("fifo.cl is not a regular file (a FIFO)", err)
+        finally:
+            os.unlink(fifo)
+
+    def test_dev_zero_include(self):
+        self.write_kernel("include-zero2.cl", '#include "/dev/zero"\n' + EVERY)
+        rc, out, err = self.run_quick(["-a", "out:int[1]", "include-zero2.cl"], timeout=30)
+        self.assertEqual(rc, 1, err)
+        self.assertEqual(out, "")
+        self.assertIn('include-zero2.cl:1: cannot read #include "/dev/zero": /dev/zero is not a '
+                      'regular file (a character device)', err)
+
+
+# Every work-item of a group writes tmp[0]: a write-write race in local memory.
+RACE = """\
+kernel void race(global int *out, local int *tmp)
+{
+	size_t l = get_local_id(0);
+	tmp[0] = (int)l;
+	out[get_global_id(0)] = tmp[0];
+}
+"""
+
+
+def position(text, needle, column_of):
+    """FILE:LINE:COLUMN as Oclgrind gives it: the line holding `needle`,
+    the column (from 1, a tab counting 1) of `column_of` in it."""
+    for number, line in enumerate(text.splitlines(), 1):
+        if needle in line:
+            return number, line.index(column_of) + 1
+    raise AssertionError(needle)
+
+
+class SanitizeTests:
+    """--sanitize: the run under Oclgrind, its reports with FILE:LINE."""
+
+    def need_oclgrind(self):
+        if not shutil.which("oclgrind"):
+            self.skipTest("oclgrind is not installed")
+
+    def test_sanitize_race(self):
+        self.need_oclgrind()
+        self.write_kernel("race.cl", RACE)
+        rc, out, err = self.run_quick(["--sanitize", "-g", "8", "-l", "8", "-a", "out:int[8]",
+                                       "-a", "local:int[1]", "race.cl"], timeout=300)
+        self.assertEqual(rc, 3, err)
+        self.assertEqual(out, "", "output printed although Oclgrind reported")
+        line, col = position(RACE, "tmp[0] = (int)l;", "=")
+        self.assertIn("clwarp-run: --sanitize: race.cl:%d:%d: Write-write data race at local memory "
+                      "(kernel race" % (line, col), err)
+
+    def test_sanitize_overflow(self):
+        # Under Oclgrind the buffers have no guard zone: Oclgrind itself
+        # reports the 4 writes past the end of a 60-element buffer.
+        self.need_oclgrind()
+        self.write_kernel("every.cl", EVERY)
+        rc, out, err = self.run_quick(["--sanitize", "-g", "64", "-l", "64", "-a", "out:int[60]",
+                                       "every.cl"], timeout=300)
+        self.assertEqual(rc, 3, err)
+        line, col = position(EVERY, "out[i] = ", "=")
+        self.assertIn("every.cl:%d:%d: Invalid write of size 4 at global memory (kernel every, 4 times)"
+                      % (line, col), err)
+
+    def test_sanitize_clean(self):
+        self.need_oclgrind()
+        self.write_kernel("every.cl", EVERY)
+        rc, out, err = self.run_quick(["--sanitize", "-q", "-g", "64", "-l", "64", "-a",
+                                       "out:int[64]", "every.cl"], timeout=300)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(self.ints(out, 0), list(range(1, 65)))
+        self.assertNotIn("--sanitize", err)
+
+    def test_sanitize_refused(self):
+        self.write_kernel("every.cl", EVERY)
+        self.usage_error("--sanitize", "-d", "cpu", "-a", "out:int[1]", "every.cl",
+                         pattern="-d cannot be given")
+        self.usage_error("--sanitize", "-b", "khr", "-a", "out:int[1]", "every.cl",
+                         pattern="-b khr cannot be given")
+        # No oclgrind on the PATH: one run-time error that says where it is.
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CLWARP_")}
+        env["PATH"] = self.tmp
+        proc = subprocess.run([BINARY, "--sanitize", "-a", "out:int[1]", "every.cl"], cwd=self.tmp,
+                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              universal_newlines=True, timeout=60)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertEqual(proc.stderr, "clwarp-run: --sanitize: cannot run oclgrind: No such file or "
+                         "directory (it is in the Debian package oclgrind)\n")

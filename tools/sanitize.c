@@ -1,0 +1,318 @@
+/* clwarp-run --sanitize: the run again under Oclgrind (sanitize.h). */
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* mkostemp, pipe2, memmem */
+#include "sanitize.h"
+
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Distinct findings reported; the rest are counted. */
+#define SANITIZE_MAX_FINDINGS 20
+
+struct finding {
+	char what[160];    /* the headline, without its address */
+	char where[512];   /* FILE:LINE:COLUMN, or "" */
+	char kernel[128];
+	unsigned times;
+};
+
+struct findings {
+	struct finding list[SANITIZE_MAX_FINDINGS];
+	size_t count;      /* distinct, kept */
+	size_t dropped;    /* reports beyond the list */
+};
+
+bool
+sanitize_is_child(void)
+{
+	const char *v = getenv(SANITIZE_CHILD_ENV);
+
+	return v && *v;
+}
+
+/* The child: oclgrind running this program again, stdout into @p out_fd.
+ * An exec failure's errno goes to @p err_fd. Never returns. */
+static void
+exec_oclgrind(char **argv, const char *log_path, int out_fd, int err_fd)
+{
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t argc = 0;
+	char **args;
+	int e;
+
+	while (argv[argc])
+		argc++;
+	args = calloc(argc + 8, sizeof(*args));
+	if (n > 0 && args && dup2(out_fd, STDOUT_FILENO) >= 0 && setenv(SANITIZE_CHILD_ENV, "1", 1) == 0 &&
+	    setenv("CLWARP_BACKEND", "local", 1) == 0 && unsetenv("CLWARP_DEVICE") == 0) {
+		self[n] = '\0';
+		args[0] = "oclgrind";
+		args[1] = "--data-races";
+		args[2] = "--uninitialized";
+		args[3] = "--log";
+		args[4] = (char *)log_path;
+		args[5] = self;
+		for (size_t i = 1; i < argc; i++)
+			args[5 + i] = argv[i];
+		execvp("oclgrind", args);
+	}
+	e = errno;
+	if (write(err_fd, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Runs the child and waits for it: 0 with its wait @p status, or the
+ * errno of a failure to start oclgrind. */
+static int
+run_child(char **argv, const char *log_path, int out_fd, int *status)
+{
+	int fds[2], e = 0;
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC) != 0)
+		return errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(fds[0]);
+		close(fds[1]);
+		return e;
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		exec_oclgrind(argv, log_path, out_fd, fds[1]);
+	}
+	close(fds[1]);
+	if (read(fds[0], &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e = 0;
+	close(fds[0]);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR)
+			return errno;
+	}
+	return e;
+}
+
+/* The headline @p line without its address ("... at global memory
+ * address 0x1000000000004" -> "... at global memory"), into @p f. */
+static void
+finding_what(struct finding *f, const char *line, size_t len)
+{
+	const char *addr = memmem(line, len, " address 0x", 11);
+
+	if (addr)
+		len = (size_t)(addr - line);
+	while (len && (line[len - 1] == ':' || line[len - 1] == ' '))
+		len--;
+	snprintf(f->what, sizeof(f->what), "%.*s", (int)len, line);
+}
+
+/* The report block's detail line @p line (indented): its kernel and its
+ * first source position, "At line N (column C) of FILE:". */
+static void
+finding_detail(struct finding *f, const char *line, size_t len)
+{
+	unsigned ln, col;
+	int skip = 0;
+
+	while (len && (*line == '\t' || *line == ' ')) {
+		line++;
+		len--;
+	}
+	if (!f->kernel[0] && len > 7 && !strncmp(line, "Kernel:", 7)) {
+		line += 7;
+		len -= 7;
+		while (len && *line == ' ') {
+			line++;
+			len--;
+		}
+		snprintf(f->kernel, sizeof(f->kernel), "%.*s", (int)len, line);
+	} else if (!f->where[0] && sscanf(line, "At line %u (column %u) of %n", &ln, &col, &skip) == 2 &&
+		   skip > 0 && (size_t)skip < len) {
+		size_t name = len - (size_t)skip;
+
+		if (line[len - 1] == ':')
+			name--;
+		snprintf(f->where, sizeof(f->where), "%.*s:%u:%u", (int)name, line + skip, ln, col);
+	}
+}
+
+/* Adds @p f to @p all: a repeat of a kept finding counts there. */
+static void
+findings_add(struct findings *all, const struct finding *f)
+{
+	for (size_t i = 0; i < all->count; i++) {
+		struct finding *g = &all->list[i];
+
+		if (!strcmp(g->what, f->what) && !strcmp(g->where, f->where) && !strcmp(g->kernel, f->kernel)) {
+			g->times++;
+			return;
+		}
+	}
+	if (all->count == SANITIZE_MAX_FINDINGS) {
+		all->dropped++;
+		return;
+	}
+	all->list[all->count] = *f;
+	all->list[all->count].times = 1;
+	all->count++;
+}
+
+/* Oclgrind's log: every report starts with an unindented headline,
+ * followed by indented detail lines. */
+static void
+parse_log(const char *text, struct findings *all)
+{
+	struct finding f;
+	bool open = false;
+
+	while (*text) {
+		const char *end = strchr(text, '\n');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+
+		if (len && text[0] != '\t' && text[0] != ' ') {
+			if (open)
+				findings_add(all, &f);
+			memset(&f, 0, sizeof(f));
+			finding_what(&f, text, len);
+			open = true;
+		} else if (open && len) {
+			finding_detail(&f, text, len);
+		}
+		text += len + (end != NULL);
+	}
+	if (open)
+		findings_add(all, &f);
+}
+
+/* The whole of @p fd from its start, NUL-terminated; NULL when empty or
+ * unreadable. */
+static char *
+read_fd(int fd, size_t *size)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) != 0)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *grown = realloc(text, cap ? cap * 2 : 8192);
+
+			if (!grown) {
+				free(text);
+				return NULL;
+			}
+			text = grown;
+			cap = cap ? cap * 2 : 8192;
+		}
+		n = read(fd, text + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	text[len] = '\0';
+	*size = len;
+	return text;
+}
+
+/* One line per finding; the status to exit with (0 when none). */
+static int
+report_findings(const struct findings *all)
+{
+	for (size_t i = 0; i < all->count; i++) {
+		const struct finding *f = &all->list[i];
+		char times[32] = "";
+
+		if (f->times > 1)
+			snprintf(times, sizeof(times), ", %u times", f->times);
+		report_error("--sanitize: %s%s%s (kernel %s%s)", f->where, f->where[0] ? ": " : "",
+			     f->what, f->kernel[0] ? f->kernel : "unknown", times);
+	}
+	if (all->dropped)
+		report_error("--sanitize: and %zu more Oclgrind report%s", all->dropped,
+			     all->dropped == 1 ? "" : "s");
+	return all->count ? EXIT_OVERFLOW : 0;
+}
+
+/* After the run: Oclgrind's findings, else the run's output and status. */
+static int
+finish(int status, const char *log_path, int out_fd)
+{
+	struct findings all = { .count = 0 };
+	size_t size = 0;
+	int log_fd = open(log_path, O_RDONLY | O_CLOEXEC);
+	char *text = log_fd >= 0 ? read_fd(log_fd, &size) : NULL;
+	int rc;
+
+	if (log_fd >= 0)
+		close(log_fd);
+	if (text)
+		parse_log(text, &all);
+	free(text);
+	rc = report_findings(&all);
+	if (rc)
+		return rc;
+	if (WIFSIGNALED(status)) {
+		report_error("--sanitize: the run under Oclgrind ended by signal %d", WTERMSIG(status));
+		return EXIT_RUNTIME;
+	}
+	text = read_fd(out_fd, &size);
+	if (text && size) {
+		fwrite(text, 1, size, stdout);
+		report_output_done();
+	}
+	free(text);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : EXIT_RUNTIME;
+}
+
+int
+sanitize_run(char **argv, const struct options *o)
+{
+	char log_path[] = "/tmp/clwarp-run-oclgrind-XXXXXX";
+	FILE *out;
+	int log_fd, status = 0, e, rc;
+
+	if (o->device)
+		return report_usage("--sanitize runs on Oclgrind's simulated device; -d cannot be given");
+	if (o->backend_set && o->backend != CLWARP_BACKEND_LOCAL)
+		return report_usage("--sanitize runs the local backend; -b %s cannot be given",
+				    clwarp_backend_name(o->backend));
+	log_fd = mkostemp(log_path, O_CLOEXEC);
+	if (log_fd < 0) {
+		report_error("--sanitize: cannot make a temporary file: %s", strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	out = tmpfile();
+	if (!out) {
+		report_error("--sanitize: cannot make a temporary file: %s", strerror(errno));
+		unlink(log_path);
+		close(log_fd);
+		return EXIT_RUNTIME;
+	}
+	e = run_child(argv, log_path, fileno(out), &status);
+	if (e) {
+		report_error("--sanitize: cannot run oclgrind: %s (it is in the Debian package oclgrind)",
+			     strerror(e));
+		rc = EXIT_RUNTIME;
+	} else {
+		rc = finish(status, log_path, fileno(out));
+	}
+	unlink(log_path);
+	close(log_fd);
+	fclose(out);
+	return rc;
+}
