@@ -464,6 +464,8 @@ expand(struct expander *ex, const char *text, const char *name, const char *dir,
 				if (use == KERNEL_USE_CALL) {
 					ex->kernel_count++;
 					ks = KS_AFTER_KERNEL;
+					if (static_at != SIZE_MAX)
+						memset(out->data + static_at, ' ', 6);
 					prev_is_name = true;
 					continue;
 				}
