@@ -310,6 +310,42 @@ by_close(const void *x, const void *y)
 	return a->b < b->b ? -1 : a->b > b->b;
 }
 
+/* Is t[k] a macro whose body is statements (a `;`, or it starts with a keyword of
+ * one, or a brace): its warp calls cannot be moved out of an expression. */
+bool
+flow_statement_macro(const struct flow *f, size_t k)
+{
+	static const char *const starts[] = { "for", "if", "while", "do", "switch", "return" };
+	int32_t s = f->t[k].sym;
+
+	for (size_t m = 0; s >= 0 && m < f->c->nmacros; m++) {
+		const struct macro *mm = &f->c->macros[m];
+		const struct tok *b = &f->c->mac.v[mm->body];
+
+		if (mm->sym != s || mm->body >= mm->end)
+			continue;
+		for (size_t i = 0; i < ARRAY_LENGTH(starts); i++) {
+			if (ws_tok_is(f->c, b, starts[i]))
+				return true;
+		}
+		for (uint32_t i = mm->body; i < mm->end; i++) {
+			if (f->c->mac.v[i].kind == T_SEMI || f->c->mac.v[i].kind == T_LBRACE)
+				return true;
+		}
+	}
+	return false;
+}
+
+void
+flow_fail_macro(struct flow *f, size_t k)
+{
+	ws_fail(f->c, &f->t[k], "macro `%.*s` makes warp calls in statements of its own, and this "
+		"use of it runs where not every work-item of the work-group may (under a branch, "
+		"after a return, in a loop whose trips differ): warps built from work-group "
+		"barriers need every work-item at every warp call, so make the macro a function",
+		(int)f->t[k].len, f->c->text + f->t[k].off);
+}
+
 struct hoist *
 flow_calls(struct flow *f, size_t a, size_t b, size_t *n)
 {
@@ -324,6 +360,8 @@ flow_calls(struct flow *f, size_t a, size_t b, size_t *n)
 		return NULL;
 	}
 	for (size_t k = a; k <= b; k++) {
+		if (flow_is_wcall(f, k) && flow_statement_macro(f, k))
+			flow_fail_macro(f, k);
 		if (flow_is_wcall(f, k)) {
 			hs[*n].a = k;
 			hs[*n].b = flow_match(f, k + 1);

@@ -69,6 +69,10 @@ size_t flow_unsafe_args(const struct flow *f, size_t a, size_t b, size_t *guards
  * token ranges) read only where the flag is set. */
 void flow_compose(struct flow *f, struct strbuf *sb, size_t a, size_t b, const struct hoist *hs,
 		  size_t nh, const size_t *guards, size_t ng);
+/* A macro whose body is statements, which the flow rewrite cannot move. */
+bool flow_statement_macro(const struct flow *f, size_t k);
+/* The build's message for one, at the user's line. */
+void flow_fail_macro(struct flow *f, size_t k);
 /* The warp calls of t[a..b], innermost first; NULL: none (*n = 0) or out of memory. */
 struct hoist *flow_calls(struct flow *f, size_t a, size_t b, size_t *n);
 /* `__typeof__(CALL) __clwarp_tN = CALL;` for each hoist, in order. */

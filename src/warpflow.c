@@ -12,8 +12,9 @@
 
 #define ON FLOW_ON
 #define LIVE FLOW_LIVE
-#define NOT_HERE "; the local backend builds warps from work-group barriers, so every " \
-	"work-item must reach every warp call: write the branch as if/else or a loop"
+#define NOT_HERE "; warps built from work-group barriers (the local backend, khr on PoCL) " \
+	"need every work-item of the work-group at every warp call: write the branch as " \
+	"if/else or a loop"
 
 static bool walk_stmt(struct flow *f, size_t a, size_t e, bool off, size_t last, bool is_last);
 
@@ -192,6 +193,8 @@ walk_simple(struct flow *f, size_t a, size_t e, bool off, const struct flow_info
 	if ((!off && !info->condop) || kind == FLOW_KEEP)
 		return;
 	if (kind == FLOW_NOT_DECL && flow_is_wcall(f, a) && flow_match(f, a + 1) + 1 == e) {
+		if (flow_statement_macro(f, a))
+			flow_fail_macro(f, a);
 		guard_args(f, a, e - 1);
 		return;
 	}

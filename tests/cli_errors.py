@@ -88,6 +88,32 @@ class ErrorTests:
         self.assertIn("undefined_thing", doc["build_log"])
         self.assertIn("driver_output", doc)
 
+    def test_flow_refusals(self):
+        # Warps built from work-group barriers (local) need every work-item
+        # at every warp call; what the engine's flow rewrite cannot follow is
+        # refused at the user's line, never run with a wrong answer.
+        head = "#include <clwarp/cuda.h>\n"
+        sources = {
+            "sw.cl": (head + "kernel void sw(global const int *in, global int *out)\n{\n"
+                      "\tint v = in[get_global_id(0)];\n"
+                      "\tswitch (get_local_id(0) / warpSize) {\n"
+                      "\tcase 1: v = __reduce_add_sync(0xffffffff, v); break;\n"
+                      "\t}\n\tout[get_global_id(0)] = v;\n}\n",
+                      r"sw\.cl:5: a warp call or return inside a switch"),
+            "smacro.cl": (head + "#define SUM(v) for (int o_ = warpSize / 2; o_ > 0; o_ /= 2) "
+                          "v += __shfl_xor_sync(0xffffffff, v, o_)\n"
+                          "kernel void smacro(global const int *in, global int *out)\n{\n"
+                          "\tint v = in[get_global_id(0)];\n"
+                          "\tif (get_local_id(0) / warpSize == 1)\n\t\tSUM(v);\n"
+                          "\tout[get_global_id(0)] = v;\n}\n",
+                          r"smacro\.cl:7: macro `SUM` makes warp calls in statements"),
+        }
+        for name, (text, pattern) in sources.items():
+            with open(self.path(name), "w", encoding="utf-8") as f:
+                f.write(text)
+            self.usage_error("-b", "local", "-g", "64", "-l", "64", "-a", "int[64]=iota",
+                             "-a", "out:int[64]", name, status=1, pattern=pattern)
+
     def test_buffer_too_large(self):
         # Over 1 TiB (or overflowing): a usage error.
         self.usage_error("-a", "out:int[999999999999]", "-k", "set_value", "copy.cl",

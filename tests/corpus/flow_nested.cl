@@ -1,7 +1,8 @@
 /* A grid-stride loop over chunks of warpSize values (trip counts differ
  * from warp to warp), and inside it a warp-uniform if/else on __any_sync:
  * a chunk with a negative value adds its sum (a __shfl_down_sync loop), any
- * other chunk its maximum (__reduce_max_sync inside a ?:). */
+ * other chunk its maximum in odd warps and its minimum in even ones (a ?:
+ * by warp between __reduce_max_sync and __reduce_min_sync). */
 //! run: -g 128 -l 64 -a int[1000]=(i*13)%41-3 -a out:int[4]=fill(7) -a int:1000
 
 #include <clwarp/cuda.h>
@@ -20,7 +21,8 @@ __global__ void flow_nested(global const int *in, global int *out, int n) {
         v += __shfl_down_sync(0xffffffff, v, o);
       total += lane == 0 ? v : 0;
     } else {
-      total += lane == 0 ? __reduce_max_sync(0xffffffff, v) : 0;
+      int m = gw % 2 ? __reduce_max_sync(0xffffffff, v) : __reduce_min_sync(0xffffffff, v);
+      total += lane == 0 ? m : 0;
     }
   }
   if (lane == 0 && gw < 4)

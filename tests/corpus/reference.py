@@ -193,7 +193,10 @@ def flow_nested(x, out, n, W):
         total = 0
         for base in range(g * W, n, nw * W):
             chunk = [x[j] if j < n else 0 for j in range(base, base + W)]
-            total += sum(chunk) if any(v < 0 for v in chunk) else max(chunk)
+            if any(v < 0 for v in chunk):
+                total += sum(chunk)
+            else:
+                total += max(chunk) if g % 2 else min(chunk)
         y[g] = total
     return [y]
 
