@@ -1,5 +1,6 @@
 /* native-collectives: libclwarp's generic path against the native
- * cl_khr_subgroup_* collectives, one pair per case, for issue #29.
+ * cl_khr_subgroup_* collectives, one pair per case (docs/intel-opencl.md,
+ * "Native collectives").
  * SPDX-License-Identifier: MIT
  *
  * Run by bench/native-collectives.sh through clwarp-run (--repeat), with

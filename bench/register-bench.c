@@ -1,4 +1,4 @@
-/* What registering the caller's memory costs (issue #24): a write from
+/* What registering the caller's memory costs (docs/copies.md): a write from
  * malloc'd memory through a CL_MEM_USE_HOST_PTR buffer on that memory,
  * against the driver's pageable path and a mapped pinned buffer. Raw
  * OpenCL: the question is what the driver does, not what libclwarp does. */

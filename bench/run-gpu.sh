@@ -26,8 +26,9 @@
 # cub-bench, "event" for algorithms-bench, or "wall" for a result whose
 # profiling timestamps were unusable (clwarp-gpu.txt marks those '*' and
 # says which method each table uses; so does ratios.txt).
-# bench/run-user-gpu.sh OUTDIR is the shorter job for issue #25: reduce,
-# scan and compaction by all three measures, and the small-n path.
+# bench/run-user-gpu.sh OUTDIR is the shorter job for the targets against
+# CUB (bench/scorecard.py): reduce, scan and compaction by all three
+# measures, and the small-n path.
 # Plot afterwards where gnuplot is (plot.sh reads seven-column rows):
 #   bench/plot.sh -o gbps.png clwarp-gpu.tsv cub.tsv
 #

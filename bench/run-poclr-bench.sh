@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Device groups over PoCL-R against the same device used locally (issue #14).
+# Device groups over PoCL-R against the same device used locally.
 # SPDX-License-Identifier: MIT
 #
-# The results: docs/performance-multidevice.md, "Device groups over PoCL-R vs local
-# (issue #14)".
+# The results: docs/performance-multidevice.md, "Device groups over PoCL-R vs
+# local".
 #
 # As root, after CI's trixie step has made its Debian 13 root and built
 # libclwarp in it (the poclr step's PoCL-R build is reused, or made):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue #25's scorecard in one job: every call the issue names, ours and
-# CUB's in the same rounds, and bench/scorecard.py's verdict per target.
+# The scorecard against CUB in one job: every call bench/scorecard.py's
+# targets name, ours and CUB's in the same rounds, and bench/scorecard.py's
+# verdict per target.
 # SPDX-License-Identifier: MIT
 #
 # Usage, on the GPU machine, from anywhere (it works in the repository root):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Issue #25, what users feel: libclwarp and CUB in one job, reduce / scan /
-# compaction from 2^10 to 2^28, each call timed three ways, the small-n path
-# against the look-back path, and the copy kernels of both APIs.
+# What users feel, against CUB's times (bench/scorecard.py's targets):
+# libclwarp and CUB in one job, reduce / scan / compaction from 2^10 to
+# 2^28, each call timed three ways, the small-n path against the look-back
+# path, and the copy kernels of both APIs.
 # SPDX-License-Identifier: MIT
 #
 # Usage, on the GPU machine, from anywhere (it works in the repository root):

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Issue #25's targets, each met or missed, from the TSVs of the benches.
+# The performance targets against CUB (TARGETS below; docs/performance.md),
+# each met or missed, from the TSVs of the benches.
 # SPDX-License-Identifier: MIT
 """Usage: bench/scorecard.py FILE.tsv... [--markdown]
 

@@ -238,16 +238,20 @@ static const struct {
 } device_tunings[] = {
 	/* Pairs of 4-byte keys and values: 3 work-groups of 256 an SM at 80
 	 * registers took 0.95-0.98x the time of 2 at 128 registers on an H200
-	 * (session 29). Since pairs stage each key as it is ranked, tiles of
-	 * 32 keys a work-item (the most 48 KB of local memory holds; 4 bytes
-	 * spilled) take 0.92-0.94x the time of 24 there, 0.96-0.98 of CUB
-	 * at 2^24-2^28 uint pairs (docs/performance-sort.md, "Session 34").
-	 * On an H100 the cap cost 1.10-1.18x ("Session 27"). Pairs with
-	 * 8-byte keys or values at 80 registers instead of the compiler's
-	 * 88-96 (3 work-groups an SM instead of 2) took 0.89-0.91x the time
-	 * at 2^24-2^28 for ulong keys with uint values, 0.93-0.94x for uint
-	 * keys with ulong values and 1.00x for ulong keys and values
-	 * ("Session 34" and "Session 35"). */
+	 * (bench/results/h200-sort-pairs-cap-20261128/). Since pairs stage
+	 * each key as it is ranked, tiles of 32 keys a work-item (the most
+	 * 48 KB of local memory holds; 4 bytes spilled) take 0.92-0.94x the
+	 * time of 24 there, 0.96-0.98 of CUB at 2^24-2^28 uint pairs
+	 * (docs/performance-sort.md;
+	 * bench/results/h200-sort-lookback-20261128/session34/). On an H100
+	 * the cap cost 1.10-1.18x
+	 * (bench/results/h200-h100-sort-copies-20261128/). Pairs with 8-byte
+	 * keys or values at 80 registers instead of the compiler's 88-96
+	 * (3 work-groups an SM instead of 2) took 0.89-0.91x the time at
+	 * 2^24-2^28 for ulong keys with uint values, 0.93-0.94x for uint keys
+	 * with ulong values and 1.00x for ulong keys and values
+	 * (bench/results/h200-sort-lookback-20261128/, session34/ and
+	 * session35/). */
 	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32,sort_wide_pairs_regs=80" },
 };
 
@@ -367,13 +371,14 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * work-groups share an SM. 4-byte keys alone sort with 64 (room for 4
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
  * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
- * session 12). A cap of 80 for pairs of 4-byte keys and values (3
- * work-groups an SM instead of 2) made them 1.04-1.09x as fast at
- * 2^24-2^28 on an H200, but with each key's peers then ranked in turn
+ * bench/results/h100-sort-4/). A cap of 80 for pairs of 4-byte keys and
+ * values (3 work-groups an SM instead of 2) made them 1.04-1.09x as fast
+ * at 2^24-2^28 on an H200, but with each key's peers then ranked in turn
  * (1.02-1.03x more on the H200) 1.05-1.13x slower on an H100
- * (docs/performance-sort.md, "Session 26"), so pairs of 4-byte keys and
- * values take sort_pairs_regs: no cap, but 80 on an H200 (device_tunings),
- * and pairs with 8-byte keys or values sort_wide_pairs_regs, the same.
+ * (docs/performance-sort.md, bench/results/h200-sort-caps-20261127/), so
+ * pairs of 4-byte keys and values take sort_pairs_regs: no cap, but 80 on
+ * an H200 (device_tunings), and pairs with 8-byte keys or values
+ * sort_wide_pairs_regs, the same.
  * Compaction and unique take select_regs, run-length encode
  * and reduce by key runs_regs, and reduce by key on large inputs
  * by_key_regs (default_tuning above). A small variant's

@@ -4,7 +4,7 @@
 """Bad input for clwarp-run: BAD_FILES (written to the test folder) and
 BAD_INPUT (name, argv, exit status, message, environment)."""
 
-# Issue #12, "Bad input, all of it" (docs/reliability.md, "Bad input"): every
+# Bad input, all of it (docs/reliability.md, "Bad input"): every
 # case is (name, argv, exit status, a text the one error line must hold,
 # environment). The status is the one docs/clwarp-run.md gives; a case of
 # status 0 is a documented fallback (its text, if any, is the one warning).

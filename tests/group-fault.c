@@ -1,6 +1,7 @@
-/* A device that dies mid-job (issue #14, faults): run by CI's PoCL-R step,
- * which kills one pocld server while this runs group reduces on two remote
- * devices. Usage: group-fault READY_FILE DEAD_DEVICE
+/* A device that dies mid-job (docs/multidevice.md, "Errors and faults"):
+ * run by CI's PoCL-R step, which kills one pocld server while this runs
+ * group reduces on two remote devices.
+ * Usage: group-fault READY_FILE DEAD_DEVICE
  *
  * Every reduce result is checked against the host's sum until a call
  * fails; once one has passed, READY_FILE is created (the step then kills

@@ -137,10 +137,10 @@ slurp(const char *path, size_t *n)
 }
 
 /*
- * The attack of issue #26: the attacker's binary entry, its header given
- * the victim's key (bytes 16-47), written to @p where (mode 0600, owned
- * by the caller). Afterwards @p cache holds the victim's entry and the
- * returned path names it.
+ * The attack of docs/cache.md, "Trust": the attacker's binary entry, its
+ * header given the victim's key (bytes 16-47), written to @p where (mode
+ * 0600, owned by the caller). Afterwards @p cache holds the victim's entry
+ * and the returned path names it.
  */
 static char *
 forge(const char *dir, const char *cache, const char *where)

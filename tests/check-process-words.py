@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# No words a user cannot look up: session, issue, job and stop numbers of
+# the project's working process, in any tracked file outside EXCLUDED. A comment says the fact instead, and where it was
+# measured (a docs page, a bench/results folder). Each hit is printed as
+# file:line. Usage: check-process-words.py SOURCE_ROOT
+# Exit status 77 (Meson's skip) where SOURCE_ROOT is no git checkout, as
+# in a dist tarball: the tracked files are unknown there.
+# SPDX-License-Identifier: MIT
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+# Folders (ending in '/') and files left out: the recorded bench results
+# keep the names of their runs, and docs/ is rewritten on its own.
+EXCLUDED = ["bench/results/", "docs/"]
+
+# Files with hits that their owners are rewriting; each goes from this
+# list once it is clean.
+PENDING = ["README.md", "NEWS.md", ".ci/poclr.sh"]
+
+WORDS = re.compile(
+    r"\b[Ss]essions? [0-9]+"                 # a numbered work session
+    r"|\b[Ii]ssues? #?[0-9]+"                # an issue number
+    r"|\b[Jj]ob [0-9]+"                      # a numbered job
+    r"|\b[Ss]top [0-9]+"                     # a numbered stop
+    r"|(?<![\w&#/])#[0-9]{2,5}\b(?![\w-])")  # a bare issue reference
+# A bare '#' and 3 or 6 digits after a quote, '=' or ':' is a colour.
+COLOUR = re.compile(r"""["'=:]\s*#(?:[0-9]{3}|[0-9]{6})$""")
+
+
+def left_out(path):
+    return any(path.startswith(e) if e.endswith("/") else path == e
+               for e in EXCLUDED + PENDING)
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("CLWARP_SOURCE_ROOT", ".")
+    if not os.path.exists(os.path.join(root, ".git")) or not shutil.which("git"):
+        print("not a git checkout: skipped")
+        return 77
+    files = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
+                           capture_output=True).stdout.decode().split("\0")
+    hits = 0
+    for path in sorted(f for f in files if f and not left_out(f)):
+        try:
+            with open(os.path.join(root, path), "rb") as f:
+                data = f.read()
+        except (FileNotFoundError, IsADirectoryError):
+            continue  # deleted in the working tree, or a submodule
+        if b"\0" in data:
+            continue  # binary
+        for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            for m in WORDS.finditer(line):
+                if m.group().startswith("#") and COLOUR.search(line[:m.end()]):
+                    continue
+                print("%s:%d: %r: %s" % (path, number, m.group(), line.strip()))
+                hits += 1
+    if hits:
+        print("%d words a user cannot look up; say the fact and where it was "
+              "measured instead (a docs page, a bench/results folder)" % hits)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
