@@ -3,7 +3,10 @@
 # Run as root from the repository's top folder. Safe to run again.
 set -eu
 
-packages="meson ninja-build pkg-config gcc libc6-dev python3 check
+# dpkg-dev: Meson asks its dpkg-architecture for Debian's library folder
+# (lib/x86_64-linux-gnu); without it, it picks lib64, where neither the
+# loader nor pkg-config looks, and `meson install` gives a library nothing finds.
+packages="meson ninja-build pkg-config gcc libc6-dev python3 check dpkg-dev
   ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd"
 
 missing=""
@@ -16,4 +19,10 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
 fi
 
-[ -f build/build.ninja ] || meson setup build
+if [ ! -f build/build.ninja ]; then
+	meson setup build
+elif [ "$(meson introspect build --buildoptions | python3 -c \
+	'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "libdir"))')" = lib64 ]; then
+	# Configured before dpkg-dev was there: Debian's folder instead.
+	meson configure build -Dlibdir="lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)"
+fi

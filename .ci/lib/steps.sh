@@ -23,6 +23,7 @@ readonly HOST_PACKAGES=(
 	mount                                  # mount/umount for the chroot's bind mounts
 	iproute2                               # ip netns, veths and a bridge for the PoCL-R servers (poclr step)
 	cmake                                  # the CMake consumer of the installed library (consumers step)
+	dpkg-dev                               # dpkg-architecture: Meson's libdir lib/x86_64-linux-gnu, as tools/setup-debian.sh gives it
 	doxygen                                # the API reference and its undocumented-function check (docs step)
 	python3-venv clinfo                    # Intel's OpenCL runtime from PyPI into a virtualenv, and its listing (intel step)
 )
@@ -109,27 +110,31 @@ step_demo() {
 	grep -qx 'arg1: 1 3 5 7 9 11 13 15 17 19 21 23 25 27 29 31 33 35 37 39 41 43 45 47 49 51 53 55 57 59 61 0' <<<"$out"
 }
 
-# Two applications outside the tree, built against the installed library
-# as users build them: with pkg-config and with CMake's find_package
-# (tests/consumer/). The install is staged under $WORK (DESTDIR), not in
-# the machine's /usr/local: pkg-config reads it through its sysroot
-# variable, and clwarpConfig.cmake finds the prefix from where it lies.
+# The install as docs/install.md gives it, checked as users use it
+# (tests/consumer/run.sh): a pkg-config and a CMake (find_package)
+# application built against the installed library and run, and the
+# installed clwarp-run on an installed example kernel with --check. First
+# `meson install` as root into /usr/local, run with only PATH and HOME set;
+# then that install is removed (ninja uninstall, then ldconfig; also when
+# the step fails, so later steps never see it) and a second build goes into
+# a prefix in a home folder, run with only the variables docs/install.md
+# names.
 step_consumers() {
-	local stage=$WORK/stage prefix libdir out
-	rm -rf "$stage" "$WORK/consumer-cmake"
-	meson install -C build --no-rebuild --destdir "$stage" >/dev/null
-	prefix=$stage$(meson introspect build --buildoptions |
-		python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"))')
-	libdir=$(dirname "$(find "$prefix" -name clwarp.pc)")/..
-	out=$(PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$stage pkg-config --cflags --libs clwarp)
-	echo "pkg-config: $out"
-	# shellcheck disable=SC2086 # the flags are meant to split
-	gcc -std=c11 -Wall -Werror -o "$WORK/consumer-pkgconfig" tests/consumer/consumer.c $out
-	LD_LIBRARY_PATH=$libdir CLWARP_CACHE=0 "$WORK/consumer-pkgconfig"
-	cmake -G Ninja -S tests/consumer -B "$WORK/consumer-cmake" -DCMAKE_PREFIX_PATH="$prefix"
-	cmake --build "$WORK/consumer-cmake"
-	# CMake gives the imported library's folder as the build tree's rpath.
-	CLWARP_CACHE=0 "$WORK/consumer-cmake/consumer"
+	local home=$WORK/consumer-home prefix
+	rm -rf "$WORK/consumer-system" "$WORK/consumer-user" "$home"
+	trap 'ninja -C build uninstall >/dev/null; ldconfig' EXIT
+	meson install -C build --no-rebuild --quiet
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="${HOME:-/root}" \
+		sh tests/consumer/run.sh /usr/local "$WORK/consumer-system"
+	ninja -C build uninstall >/dev/null
+	ldconfig
+	trap - EXIT
+	prefix=$home/.local
+	meson_setup "$WORK/build-user" --prefix="$prefix" --libdir=lib -Dtests=false -Dbench=false
+	meson compile -C "$WORK/build-user"
+	meson install -C "$WORK/build-user" --quiet
+	env -i PATH="$prefix/bin:/usr/local/bin:/usr/bin:/bin" HOME="$home" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" \
+		sh tests/consumer/run.sh "$prefix" "$WORK/consumer-user" --rpath
 }
 
 step_dist() {

@@ -1,8 +1,8 @@
 /* An application outside the tree: built against the installed library by pkg-config and by CMake. */
 /* SPDX-License-Identifier: MIT */
 /*
- * CI (.ci/lib/steps.sh, step "consumers") builds this file twice against
- * a staged `meson install`, once with `pkg-config clwarp` and once with
+ * run.sh here (CI's "consumers" step) builds this file twice against an
+ * installed libclwarp, once with `pkg-config clwarp` and once with
  * CMake's find_package(clwarp) (CMakeLists.txt here), and runs both. It
  * builds a warp kernel from source and checks its two sums: the installed
  * headers, library and built-in warp API all work from outside.
