@@ -171,6 +171,16 @@ kernel void divergent(global int *out)
 	out[get_global_id(0)] = swap_pairs(v);
 }
 """
+# Local memory never written, through a shuffle: Oclgrind sees the
+# uninitialized value written to the warp exchange in the library's code.
+UNINIT_SHUFFLE = """\
+kernel void uninit_shuffle(global int *out, local int *tmp)
+{
+	int v = tmp[get_local_id(0)];
+	v = warp_shuffle_xor(v, 1);
+	out[get_global_id(0)] = v;
+}
+"""
 # The same in CUDA's words.
 DIVERGENT_CUDA = """\
 #include <clwarp/cuda.h>
@@ -297,3 +307,10 @@ class SanitizeTests:
         for i, v in enumerate(values):
             want.append(v + (want[-1] if i % 64 else 0))
         self.assertEqual(self.ints(out, 1), want)
+
+    def test_sanitize_uninitialized_warp_argument(self):
+        err = self.divergence("uninit.cl", UNINIT_SHUFFLE, ["-a", "out:int[64]", "-a", "local:int[64]"])
+        line, _ = position(UNINIT_SHUFFLE, "v = warp_shuffle_xor", "w")
+        self.assertIn("clwarp-run: --sanitize: uninit.cl:%d: Uninitialized value written to local memory "
+                      "in the call of warp_shuffle_xor (at clwarp/warp/" % line, err)
+        self.assertNotRegex(err, r"--sanitize: clwarp/", "a report left in the library's code")

@@ -20,6 +20,8 @@
 #define SANITIZE_MAX_FINDINGS 20
 /* Programs whose LLVM IR (Oclgrind's dumps) is kept to map positions. */
 #define SANITIZE_MAX_DUMPS 16
+/* Inlined frames followed from one instruction. */
+#define SANITIZE_MAX_FRAMES 32
 /* Oclgrind writes its dumps (OCLGRIND_DUMP_SPIR) there, a fixed folder. */
 #define DUMP_DIR "/tmp"
 #define DUMP_PREFIX "oclgrind_"
@@ -34,10 +36,15 @@ struct finding {
 	unsigned times;
 };
 
-/* The text of each program's LLVM IR that Oclgrind dumped during the run. */
+/* The text of each program's LLVM IR that Oclgrind dumped during the run,
+ * and the frames of the last instruction looked up there (a report often
+ * comes once per work-item). */
 struct dumps {
 	char *ir[SANITIZE_MAX_DUMPS];
 	size_t count;
+	char memo_instr[512], memo_kernel[128];
+	struct ir_frame memo[SANITIZE_MAX_FRAMES];
+	size_t memo_n;
 };
 
 struct findings {
@@ -293,7 +300,7 @@ dumps_collect(struct dumps *d, const char *before)
 		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		if (n > 3 && !strcmp(e->d_name + n - 3, ".ll") && d->count < SANITIZE_MAX_DUMPS) {
-			fd = open(path, O_RDONLY | O_CLOEXEC);
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 			if (fd >= 0) {
 				d->ir[d->count] = read_fd(fd, &size);
 				d->count += d->ir[d->count] != NULL;
@@ -313,42 +320,51 @@ dumps_free(struct dumps *d)
 	d->count = 0;
 }
 
-/* Whether @p file is one of the library's own (its #line names). */
+/* Whether @p file (or FILE:LINE:COLUMN) is one of the library's own (its
+ * #line names). */
 static bool
 library_file(const char *file)
 {
-	return !strncmp(file, "clwarp/", 7) || !strcmp(file, "predicate") || !file[0];
+	return !strncmp(file, "clwarp/", 7) || (!strncmp(file, "predicate", 9) && (!file[9] || file[9] == ':')) ||
+	       !file[0];
 }
 
 /* A finding Oclgrind placed in the library's code (a warp call that only
  * some work-items of the group reached, say) placed at the user's line that
  * made the call: its instruction's inlined frames, from the dumped IR. */
 static void
-finding_map(struct finding *f, const struct dumps *d)
+finding_map(struct finding *f, struct dumps *d)
 {
-	struct ir_frame fr[32];
-	char define[160];
-	size_t n = 0, i;
+	size_t i;
 
-	snprintf(define, sizeof(define), "@%s(", f->kernel);
-	for (size_t k = 0; k < d->count && !n; k++) {
-		if (f->instr[0] && strstr(d->ir[k], define))
-			n = ir_frames_of(d->ir[k], f->instr, fr, 32);
+	if (!f->instr[0] || !library_file(f->where))
+		return;
+	if (strcmp(d->memo_instr, f->instr) || strcmp(d->memo_kernel, f->kernel)) {
+		char define[160];
+
+		snprintf(d->memo_instr, sizeof(d->memo_instr), "%s", f->instr);
+		snprintf(d->memo_kernel, sizeof(d->memo_kernel), "%s", f->kernel);
+		snprintf(define, sizeof(define), "@%s(", f->kernel);
+		d->memo_n = 0;
+		for (size_t k = 0; k < d->count && !d->memo_n; k++) {
+			if (strstr(d->ir[k], define))
+				d->memo_n = ir_frames_of(d->ir[k], f->instr, d->memo, SANITIZE_MAX_FRAMES);
+		}
 	}
-	for (i = 0; i < n && library_file(fr[i].file); i++)
+	for (i = 0; i < d->memo_n && library_file(d->memo[i].file); i++)
 		continue;
-	if (i == 0 || i == n)
+	if (i == 0 || i == d->memo_n)
 		return;
 	snprintf(f->inner, sizeof(f->inner), "%s", f->where);
-	snprintf(f->where, sizeof(f->where), "%s:%u", fr[i].file, fr[i].line);
+	snprintf(f->where, sizeof(f->where), "%s:%u", d->memo[i].file, d->memo[i].line);
 	snprintf(f->call, sizeof(f->call), "%s",
-		 fr[i - 1].func + (strncmp(fr[i - 1].func, "clwarp_", 7) ? 0 : 7));
+		 d->memo[i - 1].func + (strncmp(d->memo[i - 1].func, "clwarp_", 7) ? 0 : 7));
 }
 
 /* Oclgrind's log: every report starts with an unindented headline,
  * followed by indented detail lines. */
 static void
-parse_log(const char *text, const struct dumps *d, struct findings *all)
+parse_log(const char *text, struct dumps *d, struct findings *all)
 {
 	struct finding f;
 	bool open = false;
@@ -400,7 +416,7 @@ report_findings(const struct findings *all)
 /* After the run: Oclgrind's findings, else the run's output and status.
  * @p d: the IR of the run's programs. */
 static int
-finish(int status, const char *log_path, int out_fd, const struct dumps *d)
+finish(int status, const char *log_path, int out_fd, struct dumps *d)
 {
 	struct findings all = { .count = 0 };
 	size_t size = 0;
