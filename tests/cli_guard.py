@@ -259,7 +259,7 @@ class SanitizeTests:
         self.assertEqual(proc.stderr, "clwarp-run: --sanitize: cannot run oclgrind: No such file or "
                          "directory (it is in the Debian package oclgrind)\n")
 
-    def divergence(self, name, text, args):
+    def reported(self, name, text, args):
         """Runs `text` as `name` under --sanitize: exit 3, no output, and the
         report lines (stderr)."""
         self.need_oclgrind()
@@ -273,7 +273,7 @@ class SanitizeTests:
     def test_sanitize_divergent_warp_call(self):
         # Oclgrind places the divergence at a barrier inside the library's
         # warp code; the report names the user's line of each call.
-        err = self.divergence("divergent.cl", DIVERGENT, ["-a", "out:int[64]"])
+        err = self.reported("divergent.cl", DIVERGENT, ["-a", "out:int[64]"])
         # The helper swap_pairs is a function of its own in the IR (not
         # inlined): its call is found in its body, numbered as Oclgrind
         # prints it. The engine's rewrite of warp calls keeps lines, not
@@ -288,7 +288,7 @@ class SanitizeTests:
         self.assertEqual(len(err.splitlines()), 2, err)
 
     def test_sanitize_divergent_cuda(self):
-        err = self.divergence("divergent_cuda.cl", DIVERGENT_CUDA, ["-a", "out:int[64]"])
+        err = self.reported("divergent_cuda.cl", DIVERGENT_CUDA, ["-a", "out:int[64]"])
         line, _ = position(DIVERGENT_CUDA, "v = __shfl_xor_sync", "__shfl")
         self.assertRegex(err, r"^clwarp-run: --sanitize: divergent_cuda\.cl:%d: Work-group divergence "
                          r"detected \(barrier\) in the call of warp_shuffle_xor \(at clwarp/warp/"
@@ -309,7 +309,7 @@ class SanitizeTests:
         self.assertEqual(self.ints(out, 1), want)
 
     def test_sanitize_uninitialized_warp_argument(self):
-        err = self.divergence("uninit.cl", UNINIT_SHUFFLE, ["-a", "out:int[64]", "-a", "local:int[64]"])
+        err = self.reported("uninit.cl", UNINIT_SHUFFLE, ["-a", "out:int[64]", "-a", "local:int[64]"])
         line, _ = position(UNINIT_SHUFFLE, "v = warp_shuffle_xor", "w")
         self.assertIn("clwarp-run: --sanitize: uninit.cl:%d: Uninitialized value written to local memory "
                       "in the call of warp_shuffle_xor (at clwarp/warp/" % line, err)
