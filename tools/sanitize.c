@@ -4,23 +4,47 @@
 #include "sanitize.h"
 
 #include "report.h"
+#include "sanitize-ir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 /* Distinct findings reported; the rest are counted. */
 #define SANITIZE_MAX_FINDINGS 20
+/* Programs whose LLVM IR (Oclgrind's dumps) is kept to map positions. */
+#define SANITIZE_MAX_DUMPS 16
+/* Inlined frames followed from one instruction. */
+#define SANITIZE_MAX_FRAMES 32
+/* Oclgrind writes its dumps (OCLGRIND_DUMP_SPIR) there, a fixed folder. */
+#define DUMP_DIR "/tmp"
+#define DUMP_PREFIX "oclgrind_"
 
 struct finding {
 	char what[160];    /* the headline, without its address */
-	char where[512];   /* FILE:LINE:COLUMN, or "" */
+	char where[512];   /* FILE:LINE:COLUMN (FILE:LINE for a caller), or "" */
 	char kernel[128];
+	char call[96];     /* the library function called at `where`, or "" */
+	char inner[512];   /* Oclgrind's own position, when `where` is a caller */
+	char instr[512];   /* the instruction, as Oclgrind printed it */
 	unsigned times;
+};
+
+/* The text of each program's LLVM IR that Oclgrind dumped during the run,
+ * and the frames of the last instruction looked up there (a report often
+ * comes once per work-item). */
+struct dumps {
+	char *ir[SANITIZE_MAX_DUMPS];
+	size_t count;
+	char memo_instr[512], memo_kernel[128];
+	struct ir_frame memo[SANITIZE_MAX_FRAMES];
+	size_t memo_n;
 };
 
 struct findings {
@@ -50,9 +74,10 @@ exec_oclgrind(char **argv, const char *log_path, int out_fd, int err_fd)
 
 	while (argv[argc])
 		argc++;
-	args = calloc(argc + 8, sizeof(*args));
+	args = calloc(argc + 9, sizeof(*args));
 	if (n > 0 && args && dup2(out_fd, STDOUT_FILENO) >= 0 && setenv(SANITIZE_CHILD_ENV, "1", 1) == 0 &&
-	    setenv("CLWARP_BACKEND", "local", 1) == 0 && unsetenv("CLWARP_DEVICE") == 0) {
+	    setenv("CLWARP_BACKEND", "local", 1) == 0 && unsetenv("CLWARP_DEVICE") == 0 &&
+	    setenv("OCLGRIND_DUMP_SPIR", "1", 1) == 0) {
 		self[n] = '\0';
 		args[0] = "oclgrind";
 		args[1] = "--data-races";
@@ -60,8 +85,10 @@ exec_oclgrind(char **argv, const char *log_path, int out_fd, int err_fd)
 		args[3] = "--log";
 		args[4] = (char *)log_path;
 		args[5] = self;
+		/* A program from the disk cache comes without the IR dump. */
+		args[6] = "--no-cache";
 		for (size_t i = 1; i < argc; i++)
-			args[5 + i] = argv[i];
+			args[6 + i] = argv[i];
 		execvp("oclgrind", args);
 	}
 	e = errno;
@@ -117,8 +144,9 @@ finding_what(struct finding *f, const char *line, size_t len)
 	snprintf(f->what, sizeof(f->what), "%.*s", (int)len, line);
 }
 
-/* The report block's detail line @p line (indented): its kernel and its
- * first source position, "At line N (column C) of FILE:". */
+/* The report block's detail line @p line (indented): its kernel, its
+ * instruction ("... !dbg !N") and its first source position, "At line N
+ * (column C) of FILE:". */
 static void
 finding_detail(struct finding *f, const char *line, size_t len)
 {
@@ -144,17 +172,21 @@ finding_detail(struct finding *f, const char *line, size_t len)
 		if (line[len - 1] == ':')
 			name--;
 		snprintf(f->where, sizeof(f->where), "%.*s:%u:%u", (int)name, line + skip, ln, col);
+	} else if (!f->instr[0] && memmem(line, len, ", !dbg !", 8)) {
+		snprintf(f->instr, sizeof(f->instr), "%.*s", (int)len, line);
 	}
 }
 
-/* Adds @p f to @p all: a repeat of a kept finding counts there. */
+/* Adds @p f to @p all: a repeat of a kept finding counts there (for a
+ * call of the library, the first position inside it stands). */
 static void
 findings_add(struct findings *all, const struct finding *f)
 {
 	for (size_t i = 0; i < all->count; i++) {
 		struct finding *g = &all->list[i];
 
-		if (!strcmp(g->what, f->what) && !strcmp(g->where, f->where) && !strcmp(g->kernel, f->kernel)) {
+		if (!strcmp(g->what, f->what) && !strcmp(g->where, f->where) && !strcmp(g->kernel, f->kernel) &&
+		    !strcmp(g->call, f->call)) {
 			g->times++;
 			return;
 		}
@@ -166,33 +198,6 @@ findings_add(struct findings *all, const struct finding *f)
 	all->list[all->count] = *f;
 	all->list[all->count].times = 1;
 	all->count++;
-}
-
-/* Oclgrind's log: every report starts with an unindented headline,
- * followed by indented detail lines. */
-static void
-parse_log(const char *text, struct findings *all)
-{
-	struct finding f;
-	bool open = false;
-
-	while (*text) {
-		const char *end = strchr(text, '\n');
-		size_t len = end ? (size_t)(end - text) : strlen(text);
-
-		if (len && text[0] != '\t' && text[0] != ' ') {
-			if (open)
-				findings_add(all, &f);
-			memset(&f, 0, sizeof(f));
-			finding_what(&f, text, len);
-			open = true;
-		} else if (open && len) {
-			finding_detail(&f, text, len);
-		}
-		text += len + (end != NULL);
-	}
-	if (open)
-		findings_add(all, &f);
 }
 
 /* The whole of @p fd from its start, NUL-terminated; NULL when empty or
@@ -229,18 +234,178 @@ read_fd(int fd, size_t *size)
 	return text;
 }
 
+/* The names in DUMP_DIR that Oclgrind's dumps take, one per line between
+ * newlines ("\nNAME\n..."), or NULL when the folder cannot be read. */
+static char *
+dump_names(void)
+{
+	DIR *dir = opendir(DUMP_DIR);
+	struct dirent *e;
+	char *list = NULL;
+	size_t len = 0;
+
+	if (!dir)
+		return NULL;
+	while ((e = readdir(dir))) {
+		size_t n = strlen(e->d_name);
+		char *grown;
+
+		if (strncmp(e->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)) != 0)
+			continue;
+		grown = realloc(list, len + n + 3);
+		if (!grown)
+			break;
+		list = grown;
+		len += (size_t)sprintf(list + len, "\n%s", e->d_name);
+	}
+	closedir(dir);
+	if (list)
+		strcpy(list + len, "\n");
+	return list ? list : strdup("\n");
+}
+
+/* Whether "\nNAME\n" is in @p list. */
+static bool
+name_listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(list, name); p; p = strstr(p + 1, name)) {
+		if (p[-1] == '\n' && p[n] == '\n')
+			return true;
+	}
+	return false;
+}
+
+/* The dumps that appeared in DUMP_DIR since @p before was listed and are
+ * this user's: the LLVM IR texts (*.ll) into @p d, and every one of them
+ * removed. */
+static void
+dumps_collect(struct dumps *d, const char *before)
+{
+	DIR *dir = opendir(DUMP_DIR);
+	struct dirent *e;
+
+	if (!dir)
+		return;
+	while ((e = readdir(dir))) {
+		char path[sizeof(DUMP_DIR) + 256 + 1];
+		size_t n = strlen(e->d_name), size;
+		struct stat st;
+		int fd;
+
+		if (strncmp(e->d_name, DUMP_PREFIX, strlen(DUMP_PREFIX)) != 0 || name_listed(before, e->d_name))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", DUMP_DIR, e->d_name);
+		if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (n > 3 && !strcmp(e->d_name + n - 3, ".ll") && d->count < SANITIZE_MAX_DUMPS) {
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+			if (fd >= 0) {
+				d->ir[d->count] = read_fd(fd, &size);
+				d->count += d->ir[d->count] != NULL;
+				close(fd);
+			}
+		}
+		unlink(path);
+	}
+	closedir(dir);
+}
+
+static void
+dumps_free(struct dumps *d)
+{
+	for (size_t i = 0; i < d->count; i++)
+		free(d->ir[i]);
+	d->count = 0;
+}
+
+/* Whether @p file (or FILE:LINE:COLUMN) is one of the library's own (its
+ * #line names). */
+static bool
+library_file(const char *file)
+{
+	return !strncmp(file, "clwarp/", 7) || (!strncmp(file, "predicate", 9) && (!file[9] || file[9] == ':')) ||
+	       !file[0];
+}
+
+/* A finding Oclgrind placed in the library's code (a warp call that only
+ * some work-items of the group reached, say) placed at the user's line that
+ * made the call: its instruction's inlined frames, from the dumped IR. */
+static void
+finding_map(struct finding *f, struct dumps *d)
+{
+	size_t i;
+
+	if (!f->instr[0] || !library_file(f->where))
+		return;
+	if (strcmp(d->memo_instr, f->instr) || strcmp(d->memo_kernel, f->kernel)) {
+		char define[160];
+
+		snprintf(d->memo_instr, sizeof(d->memo_instr), "%s", f->instr);
+		snprintf(d->memo_kernel, sizeof(d->memo_kernel), "%s", f->kernel);
+		snprintf(define, sizeof(define), "@%s(", f->kernel);
+		d->memo_n = 0;
+		for (size_t k = 0; k < d->count && !d->memo_n; k++) {
+			if (strstr(d->ir[k], define))
+				d->memo_n = ir_frames_of(d->ir[k], f->instr, d->memo, SANITIZE_MAX_FRAMES);
+		}
+	}
+	for (i = 0; i < d->memo_n && library_file(d->memo[i].file); i++)
+		continue;
+	if (i == 0 || i == d->memo_n)
+		return;
+	snprintf(f->inner, sizeof(f->inner), "%s", f->where);
+	snprintf(f->where, sizeof(f->where), "%s:%u", d->memo[i].file, d->memo[i].line);
+	snprintf(f->call, sizeof(f->call), "%s",
+		 d->memo[i - 1].func + (strncmp(d->memo[i - 1].func, "clwarp_", 7) ? 0 : 7));
+}
+
+/* Oclgrind's log: every report starts with an unindented headline,
+ * followed by indented detail lines. */
+static void
+parse_log(const char *text, struct dumps *d, struct findings *all)
+{
+	struct finding f;
+	bool open = false;
+
+	while (*text) {
+		const char *end = strchr(text, '\n');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+
+		if (len && text[0] != '\t' && text[0] != ' ') {
+			if (open) {
+				finding_map(&f, d);
+				findings_add(all, &f);
+			}
+			memset(&f, 0, sizeof(f));
+			finding_what(&f, text, len);
+			open = true;
+		} else if (open && len) {
+			finding_detail(&f, text, len);
+		}
+		text += len + (end != NULL);
+	}
+	if (open) {
+		finding_map(&f, d);
+		findings_add(all, &f);
+	}
+}
+
 /* One line per finding; the status to exit with (0 when none). */
 static int
 report_findings(const struct findings *all)
 {
 	for (size_t i = 0; i < all->count; i++) {
 		const struct finding *f = &all->list[i];
-		char times[32] = "";
+		char times[32] = "", call[sizeof(f->call) + sizeof(f->inner) + 32] = "";
 
 		if (f->times > 1)
 			snprintf(times, sizeof(times), ", %u times", f->times);
-		report_error("--sanitize: %s%s%s (kernel %s%s)", f->where, f->where[0] ? ": " : "",
-			     f->what, f->kernel[0] ? f->kernel : "unknown", times);
+		if (f->call[0])
+			snprintf(call, sizeof(call), " in the call of %s (at %s)", f->call, f->inner);
+		report_error("--sanitize: %s%s%s%s (kernel %s%s)", f->where, f->where[0] ? ": " : "",
+			     f->what, call, f->kernel[0] ? f->kernel : "unknown", times);
 	}
 	if (all->dropped)
 		report_error("--sanitize: and %zu more Oclgrind report%s", all->dropped,
@@ -248,9 +413,10 @@ report_findings(const struct findings *all)
 	return all->count ? EXIT_OVERFLOW : 0;
 }
 
-/* After the run: Oclgrind's findings, else the run's output and status. */
+/* After the run: Oclgrind's findings, else the run's output and status.
+ * @p d: the IR of the run's programs. */
 static int
-finish(int status, const char *log_path, int out_fd)
+finish(int status, const char *log_path, int out_fd, struct dumps *d)
 {
 	struct findings all = { .count = 0 };
 	size_t size = 0;
@@ -261,7 +427,7 @@ finish(int status, const char *log_path, int out_fd)
 	if (log_fd >= 0)
 		close(log_fd);
 	if (text)
-		parse_log(text, &all);
+		parse_log(text, d, &all);
 	free(text);
 	rc = report_findings(&all);
 	if (rc)
@@ -283,6 +449,8 @@ int
 sanitize_run(char **argv, const struct options *o)
 {
 	char log_path[] = "/tmp/clwarp-run-oclgrind-XXXXXX";
+	struct dumps d = { .count = 0 };
+	char *before;
 	FILE *out;
 	int log_fd, status = 0, e, rc;
 
@@ -303,14 +471,19 @@ sanitize_run(char **argv, const struct options *o)
 		close(log_fd);
 		return EXIT_RUNTIME;
 	}
+	before = dump_names();
 	e = run_child(argv, log_path, fileno(out), &status);
+	if (before)
+		dumps_collect(&d, before);
+	free(before);
 	if (e) {
 		report_error("--sanitize: cannot run oclgrind: %s (it is in the Debian package oclgrind)",
 			     strerror(e));
 		rc = EXIT_RUNTIME;
 	} else {
-		rc = finish(status, log_path, fileno(out));
+		rc = finish(status, log_path, fileno(out), &d);
 	}
+	dumps_free(&d);
 	unlink(log_path);
 	close(log_fd);
 	fclose(out);

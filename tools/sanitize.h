@@ -1,7 +1,8 @@
 /* clwarp-run --sanitize: the same command again under Oclgrind, on the
  * local backend, and Oclgrind's reports (data races, barrier divergence,
  * invalid and uninitialized accesses) turned into one line each with the
- * user's FILE:LINE:COLUMN. */
+ * user's FILE:LINE:COLUMN; a report inside the library's code gets the
+ * user's line of the call that led there (sanitize-ir.h). */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_RUN_SANITIZE_H
 #define CLWARP_RUN_SANITIZE_H
