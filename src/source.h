@@ -12,7 +12,7 @@
 
 /* What the active warp backend needs changed in every kernel signature. */
 struct source_rewrite {
-	bool add_scratch_arg;          /* local backend: append the hidden scratch parameter */
+	bool add_scratch_arg;          /* local backend: append the hidden scratch parameter (sourcewords.h) */
 	/* khr, intel: the same, but only in a program whose code names
 	 * <clwarp/cuda.h>'s __syncthreads_count, _and or _or (their warps meet
 	 * in it); helpers that take CLWARP_WARP_PARAM get it as on local. */
@@ -23,9 +23,6 @@ struct source_rewrite {
 	bool barrier_warps;
 	unsigned reqd_sub_group_size;  /* khr backend: pin the sub-group width; 0 = leave alone */
 };
-
-/* The hidden parameter appended to each kernel (source_rewrite). */
-#define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
 
 struct source_result {
 	struct strbuf text;    /* the expanded, rewritten source with #line markers */

@@ -8,6 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The hidden parameter appended to each kernel (source.h, source_rewrite). */
+#define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
+
 /*
  * The extension types of kernels/warp/types.cl. A program gets a type's
  * warp functions only where its source names the type (char, uchar4,
