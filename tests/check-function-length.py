@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-# No function longer than LIMIT lines in the given C files: a function is
-# counted from the line with its name to the line with its closing brace.
-# Prints each longer one as file:line: name (lines), longest first, and
-# exits 1 if there is one. Usage: check-function-length.py [--limit N] FILE...
+# No function longer than LIMIT lines in the given C files (a folder
+# stands for its *.c files): a function is counted from the line with its
+# name to the line with its closing brace. Prints each longer one as
+# file:line: name (lines), longest first, and exits 1 if there is one.
+# Usage: check-function-length.py [--limit N] FILE|FOLDER...
+import glob
+import os
 import re
 import sys
 
@@ -98,14 +101,20 @@ def main(argv):
     limit = LIMIT
     if argv[:1] == ["--limit"]:
         limit, argv = int(argv[1]), argv[2:]
+    paths = []
+    for arg in argv:
+        paths += sorted(glob.glob(os.path.join(arg, "*.c"))) if os.path.isdir(arg) else [arg]
+    if not paths:
+        print("no C files given")
+        return 1
     long = []
-    for path in argv:
+    for path in paths:
         for name, first, last in functions(path):
             if last - first + 1 > limit:
                 long.append((last - first + 1, path, first, name))
     for lines, path, first, name in sorted(long, key=lambda x: (-x[0], x[1], x[2])):
         print(f"{path}:{first}: {name} ({lines} lines)")
-    print(f"{len(argv)} files, {len(long)} functions over {limit} lines")
+    print(f"{len(paths)} files, {len(long)} functions over {limit} lines")
     return 1 if long else 0
 
 
