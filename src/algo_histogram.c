@@ -166,19 +166,17 @@ float_params(const char *fn, clwarp_type type, cl_ulong lower, cl_ulong upper, s
 	return CLWARP_OK;
 }
 
-CLWARP_EXPORT clwarp_status
-clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, size_t bins,
-		 const void *lower, const void *upper, cl_mem counts, cl_event *event)
+/* The arguments of clwarp_histogram, and the kernels' parameters for
+ * them in *hp. */
+static clwarp_status
+histogram_check(const char *fn, clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n,
+		size_t bins, const void *lower, const void *upper, cl_mem counts,
+		struct hist_params *hp)
 {
-	static const char fn[] = "clwarp_histogram";
-	struct hist_params hp = { 0 };
-	struct algo_call c;
 	bool narrow = false;   /* 1- and 2-byte samples: int bounds, [0, 256) for every uchar */
-	size_t bytes = 0, counts_bytes = 0, tile, tiles, groups, most;
-	bool shared;
+	size_t bytes = 0, counts_bytes = 0;
 	clwarp_status status;
 
-	clear_error();
 	status = algo_check_engine_type(fn, engine, type, CLWARP_OP_ADD);
 	if (status == CLWARP_OK)
 		narrow = algo_types[type].size < 4;
@@ -199,13 +197,13 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 
 		memcpy(&lo, lower, sizeof(lo));
 		memcpy(&hi, upper, sizeof(hi));
-		status = narrow_params(fn, lo, hi, bins, &hp);
+		status = narrow_params(fn, lo, hi, bins, hp);
 	} else {
-		hp.lower = load_bits(type, lower);
-		hp.upper = load_bits(type, upper);
+		hp->lower = load_bits(type, lower);
+		hp->upper = load_bits(type, upper);
 		status = algo_types[type].is_float
-				 ? float_params(fn, type, hp.lower, hp.upper, bins, &hp)
-				 : integer_params(fn, type, hp.lower, hp.upper, bins, &hp);
+				 ? float_params(fn, type, hp->lower, hp->upper, bins, hp)
+				 : integer_params(fn, type, hp->lower, hp->upper, bins, hp);
 	}
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, n, algo_types[type].size, &bytes);
@@ -221,6 +219,22 @@ clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, s
 
 		status = algo_check_distinct(fn, buffers, names, 2, 1);
 	}
+	return status;
+}
+
+CLWARP_EXPORT clwarp_status
+clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, size_t bins,
+		 const void *lower, const void *upper, cl_mem counts, cl_event *event)
+{
+	static const char fn[] = "clwarp_histogram";
+	struct hist_params hp = { 0 };
+	struct algo_call c;
+	size_t tile, tiles, groups, most;
+	bool shared;
+	clwarp_status status;
+
+	clear_error();
+	status = histogram_check(fn, engine, type, in, n, bins, lower, upper, counts, &hp);
 	if (status != CLWARP_OK)
 		return status;
 

@@ -94,6 +94,70 @@ static const struct algo_tuning default_tuning = {
 	.small_vectors = SMALL_AUTO,
 };
 
+/* The keys of CLWARP_ALGO_TUNING (tuning_parse), each a field of struct
+ * algo_tuning, with its range. */
+struct tuning_key {
+	const char *key;
+	size_t offset;
+	unsigned lo, hi;
+	bool power_of_two;
+};
+
+static const struct tuning_key tuning_keys[] = {
+	{ "wg", offsetof(struct algo_tuning, wg), 1, 1024, true },
+	{ "scan_wg", offsetof(struct algo_tuning, scan_wg), 1, 1024, true },
+	/* A tile lives in registers: 32 elements per work-item at most. */
+	{ "scan_vectors", offsetof(struct algo_tuning, scan_vectors), 1, 8, false },
+	{ "select_wg", offsetof(struct algo_tuning, select_wg), 1, 1024, true },
+	/* clwarp_select also keeps one bit per element in a uint. */
+	{ "select_vectors", offsetof(struct algo_tuning, select_vectors), 1, 8, false },
+	{ "unique_vectors", offsetof(struct algo_tuning, unique_vectors), 1, 8, false },
+	{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
+	{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
+	{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
+	/* A sort tile also lives in registers. */
+	{ "sort_items", offsetof(struct algo_tuning, sort_items), 2, 32, false },
+	/* Run heads are one bit each in a uint: 32 elements per work-item. */
+	{ "runs_wg", offsetof(struct algo_tuning, runs_wg), 1, 1024, true },
+	{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
+	/* 0: every histogram counts with global atomics. */
+	{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
+	/* The default, 0, takes wg. */
+	{ "histogram_wg", offsetof(struct algo_tuning, histogram_wg), 1, 1024, true },
+	{ "histogram_vectors", offsetof(struct algo_tuning, histogram_vectors), 1, 8, false },
+	/* The default, 0, takes reduce_groups. */
+	{ "histogram_groups", offsetof(struct algo_tuning, histogram_groups), 1, 64, false },
+	/* Nanoseconds asleep in the look-back (nv). */
+	{ "select_wait", offsetof(struct algo_tuning, select_wait), 0, 100000, false },
+	{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
+	{ "partition_wait", offsetof(struct algo_tuning, partition_wait), 0, 100000, false },
+	{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
+	{ "runs_wait", offsetof(struct algo_tuning, runs_wait), 0, 100000, false },
+	{ "runs_poll", offsetof(struct algo_tuning, runs_poll), 0, 100000, false },
+	{ "scan_wait", offsetof(struct algo_tuning, scan_wait), 0, 100000, false },
+	{ "scan_poll", offsetof(struct algo_tuning, scan_poll), 0, 100000, false },
+	{ "unique_wait", offsetof(struct algo_tuning, unique_wait), 0, 100000, false },
+	{ "unique_poll", offsetof(struct algo_tuning, unique_poll), 0, 100000, false },
+	/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
+	{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
+	{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
+	{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
+	/* Registers per work-item of the sort kernels on nv (0: no cap). */
+	{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
+	{ "sort_pairs_regs", offsetof(struct algo_tuning, sort_pairs_regs), 0, 255, false },
+	{ "sort_wide_pairs_regs", offsetof(struct algo_tuning, sort_wide_pairs_regs), 0, 255, false },
+	{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
+	{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
+	{ "histogram_regs", offsetof(struct algo_tuning, histogram_regs), 0, 255, false },
+	{ "by_key_regs", offsetof(struct algo_tuning, by_key_regs), 0, 255, false },
+	{ "by_key_regs_n", offsetof(struct algo_tuning, by_key_regs_n), 0, 1u << 31, false },
+	/* The one-work-group path: 4-byte elements at most (0: never). */
+	{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
+	{ "small_select_n", offsetof(struct algo_tuning, small_select_n), 0, 1u << 28, false },
+	{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
+	{ "small_vectors", offsetof(struct algo_tuning, small_vectors), 1, 8, false },
+};
+
 /*
  * "key=value,..." with the keys of struct algo_tuning, over what `t` holds:
  * CLWARP_ALGO_TUNING, for trying other tile and grid shapes in benchmarks
@@ -103,65 +167,7 @@ static const struct algo_tuning default_tuning = {
 static clwarp_status
 tuning_parse(const char *text, struct algo_tuning *t)
 {
-	static const struct {
-		const char *key;
-		size_t offset;
-		unsigned lo, hi;
-		bool power_of_two;
-	} keys[] = {
-		{ "wg", offsetof(struct algo_tuning, wg), 1, 1024, true },
-		{ "scan_wg", offsetof(struct algo_tuning, scan_wg), 1, 1024, true },
-		/* A tile lives in registers: 32 elements per work-item at most. */
-		{ "scan_vectors", offsetof(struct algo_tuning, scan_vectors), 1, 8, false },
-		{ "select_wg", offsetof(struct algo_tuning, select_wg), 1, 1024, true },
-		/* clwarp_select also keeps one bit per element in a uint. */
-		{ "select_vectors", offsetof(struct algo_tuning, select_vectors), 1, 8, false },
-		{ "unique_vectors", offsetof(struct algo_tuning, unique_vectors), 1, 8, false },
-		{ "reduce_groups", offsetof(struct algo_tuning, reduce_groups), 1, 64, false },
-		{ "reduce_unroll", offsetof(struct algo_tuning, reduce_unroll), 1, 16, false },
-		{ "packed_lookback", offsetof(struct algo_tuning, packed_lookback), 0, 1, false },
-		/* A sort tile also lives in registers. */
-		{ "sort_items", offsetof(struct algo_tuning, sort_items), 2, 32, false },
-		/* Run heads are one bit each in a uint: 32 elements per work-item. */
-		{ "runs_wg", offsetof(struct algo_tuning, runs_wg), 1, 1024, true },
-		{ "runs_vectors", offsetof(struct algo_tuning, runs_vectors), 1, 8, false },
-		/* 0: every histogram counts with global atomics. */
-		{ "histogram_bins", offsetof(struct algo_tuning, histogram_bins), 0, 65536, false },
-		/* The default, 0, takes wg. */
-		{ "histogram_wg", offsetof(struct algo_tuning, histogram_wg), 1, 1024, true },
-		{ "histogram_vectors", offsetof(struct algo_tuning, histogram_vectors), 1, 8, false },
-		/* The default, 0, takes reduce_groups. */
-		{ "histogram_groups", offsetof(struct algo_tuning, histogram_groups), 1, 64, false },
-		/* Nanoseconds asleep in the look-back (nv). */
-		{ "select_wait", offsetof(struct algo_tuning, select_wait), 0, 100000, false },
-		{ "select_poll", offsetof(struct algo_tuning, select_poll), 0, 100000, false },
-		{ "partition_wait", offsetof(struct algo_tuning, partition_wait), 0, 100000, false },
-		{ "partition_poll", offsetof(struct algo_tuning, partition_poll), 0, 100000, false },
-		{ "runs_wait", offsetof(struct algo_tuning, runs_wait), 0, 100000, false },
-		{ "runs_poll", offsetof(struct algo_tuning, runs_poll), 0, 100000, false },
-		{ "scan_wait", offsetof(struct algo_tuning, scan_wait), 0, 100000, false },
-		{ "scan_poll", offsetof(struct algo_tuning, scan_poll), 0, 100000, false },
-		{ "unique_wait", offsetof(struct algo_tuning, unique_wait), 0, 100000, false },
-		{ "unique_poll", offsetof(struct algo_tuning, unique_poll), 0, 100000, false },
-		/* 0: wait-free sort passes, 1: look-back (Onesweep), 2: by device type. */
-		{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
-		{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
-		{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
-		/* Registers per work-item of the sort kernels on nv (0: no cap). */
-		{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
-		{ "sort_pairs_regs", offsetof(struct algo_tuning, sort_pairs_regs), 0, 255, false },
-		{ "sort_wide_pairs_regs", offsetof(struct algo_tuning, sort_wide_pairs_regs), 0, 255, false },
-		{ "select_regs", offsetof(struct algo_tuning, select_regs), 0, 255, false },
-		{ "runs_regs", offsetof(struct algo_tuning, runs_regs), 0, 255, false },
-		{ "histogram_regs", offsetof(struct algo_tuning, histogram_regs), 0, 255, false },
-		{ "by_key_regs", offsetof(struct algo_tuning, by_key_regs), 0, 255, false },
-		{ "by_key_regs_n", offsetof(struct algo_tuning, by_key_regs_n), 0, 1u << 31, false },
-		/* The one-work-group path: 4-byte elements at most (0: never). */
-		{ "small_n", offsetof(struct algo_tuning, small_n), 0, 1u << 28, false },
-		{ "small_select_n", offsetof(struct algo_tuning, small_select_n), 0, 1u << 28, false },
-		{ "small_wg", offsetof(struct algo_tuning, small_wg), 1, 1024, true },
-		{ "small_vectors", offsetof(struct algo_tuning, small_vectors), 1, 8, false },
-	};
+	const struct tuning_key *keys = tuning_keys;
 	const char *p = text;
 
 	while (*p) {
@@ -170,10 +176,10 @@ tuning_parse(const char *text, struct algo_tuning *t)
 		unsigned long value;
 		char *end;
 
-		while (k < ARRAY_LENGTH(keys) &&
+		while (k < ARRAY_LENGTH(tuning_keys) &&
 		       !(strlen(keys[k].key) == len && strncmp(keys[k].key, p, len) == 0))
 			k++;
-		if (k == ARRAY_LENGTH(keys) || p[len] != '=')
+		if (k == ARRAY_LENGTH(tuning_keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
 					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, sort_pairs_regs, sort_wide_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "error.h"
 #include "kernels_embedded.h"
+#include "sourcewords.h"
 
 static const char *const backend_names[] = { "auto", "khr", "intel", "nv", "local" };
 

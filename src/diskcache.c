@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,19 +109,79 @@ drop_entry(const struct diskcache *cache, const char *path, int fd, const char *
 	unlink(path);
 }
 
+/* What is wrong with an entry's header, in a file of @p file_size bytes
+ * (NULL: nothing); *length is the payload's size it gives. */
+static const char *
+header_fault(const uint8_t *header, const uint8_t key[32], uint64_t file_size, uint64_t *length)
+{
+	if (memcmp(header, magic, sizeof(magic)) != 0)
+		return "bad magic";
+	if (get_u32(header + 8) != FORMAT_VERSION || get_u32(header + 12) != 0)
+		return "unknown format version or reserved field";
+	if (memcmp(header + 16, key, 32) != 0)
+		return "key differs from its name";
+	*length = get_u64(header + 48);
+	if (*length > DISKCACHE_MAX_PAYLOAD)
+		return "payload size out of range";
+	if (file_size != DISKCACHE_HEADER_SIZE + *length)
+		return file_size < DISKCACHE_HEADER_SIZE + *length ? "truncated payload" : "trailing bytes";
+	return NULL;
+}
+
+/* Read and check the entry open on @p fd (@p st its fstat): its payload in
+ * *data (the caller frees it), *length bytes. False where that fails, with
+ * *bad saying why where the entry itself is at fault. */
+static bool
+read_entry(const struct diskcache *cache, int fd, const char *path, const struct stat *st,
+           const uint8_t key[32], uint8_t **data, uint64_t *length, const char **bad)
+{
+	uint8_t header[DISKCACHE_HEADER_SIZE];
+	uint8_t digest[SHA256_DIGEST_SIZE];
+	ssize_t got = read_full(fd, header, sizeof(header));
+
+	if (got < 0) {
+		log_debug(cache->logger, "disk cache: cannot read %s: %s", path, strerror(errno));
+		return false;
+	}
+	if ((size_t)got < sizeof(header)) {
+		*bad = "truncated header";
+		return false;
+	}
+	if ((*bad = header_fault(header, key, (uint64_t)st->st_size, length)))
+		return false;
+
+	*data = malloc(*length ? (size_t)*length : 1);
+	if (!*data) {
+		log_debug(cache->logger, "disk cache: out of memory reading %s", path);
+		return false;
+	}
+	got = read_full(fd, *data, (size_t)*length);
+	if (got < 0) {
+		log_debug(cache->logger, "disk cache: cannot read %s: %s", path, strerror(errno));
+		return false;
+	}
+	if ((uint64_t)got != *length) {
+		*bad = "truncated payload";
+		return false;
+	}
+	sha256_buffer(*data, (size_t)*length, digest);
+	if (memcmp(digest, header + 56, sizeof(digest)) != 0) {
+		*bad = "payload checksum mismatch";
+		return false;
+	}
+	return true;
+}
+
 int
 diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char *kind,
                void **payload, size_t *size)
 {
 	char name[DISKCACHE_ENTRY_NAME_SIZE];
-	uint8_t header[DISKCACHE_HEADER_SIZE];
-	uint8_t digest[SHA256_DIGEST_SIZE];
 	struct stat st;
 	char *path;
 	uint8_t *data = NULL;
-	uint64_t length;
+	uint64_t length = 0;
 	const char *bad = NULL, *untrusted;
-	ssize_t got;
 	int fd, hit = 0;
 
 	*payload = NULL;
@@ -156,57 +217,8 @@ diskcache_load(const struct diskcache *cache, const uint8_t key[32], const char 
 		goto out;
 	}
 
-	got = read_full(fd, header, sizeof(header));
-	if (got < 0) {
-		log_debug(cache->logger, "disk cache: cannot read %s: %s", path, strerror(errno));
+	if (!read_entry(cache, fd, path, &st, key, &data, &length, &bad))
 		goto out;
-	}
-	if ((size_t)got < sizeof(header)) {
-		bad = "truncated header";
-		goto out;
-	}
-	if (memcmp(header, magic, sizeof(magic)) != 0) {
-		bad = "bad magic";
-		goto out;
-	}
-	if (get_u32(header + 8) != FORMAT_VERSION || get_u32(header + 12) != 0) {
-		bad = "unknown format version or reserved field";
-		goto out;
-	}
-	if (memcmp(header + 16, key, 32) != 0) {
-		bad = "key differs from its name";
-		goto out;
-	}
-	length = get_u64(header + 48);
-	if (length > DISKCACHE_MAX_PAYLOAD) {
-		bad = "payload size out of range";
-		goto out;
-	}
-	if ((uint64_t)st.st_size != DISKCACHE_HEADER_SIZE + length) {
-		bad = (uint64_t)st.st_size < DISKCACHE_HEADER_SIZE + length ? "truncated payload"
-		                                                              : "trailing bytes";
-		goto out;
-	}
-
-	data = malloc(length ? (size_t)length : 1);
-	if (!data) {
-		log_debug(cache->logger, "disk cache: out of memory reading %s", path);
-		goto out;
-	}
-	got = read_full(fd, data, (size_t)length);
-	if (got < 0) {
-		log_debug(cache->logger, "disk cache: cannot read %s: %s", path, strerror(errno));
-		goto out;
-	}
-	if ((uint64_t)got != length) {
-		bad = "truncated payload";
-		goto out;
-	}
-	sha256_buffer(data, (size_t)length, digest);
-	if (memcmp(digest, header + 56, sizeof(digest)) != 0) {
-		bad = "payload checksum mismatch";
-		goto out;
-	}
 
 	/* A hit makes the entry the most recently used; failing that only
 	 * makes it an earlier eviction candidate. */
@@ -238,6 +250,37 @@ warn_store_failure(struct diskcache *cache, const char *what, const char *path, 
 		log_debug(cache->logger, "disk cache: %s %s: %s", what, path, strerror(err));
 }
 
+/* A new temporary file in the cache folder, open on *fd, its path in
+ * *tmp (the caller frees it). */
+static clwarp_status
+create_temp(struct diskcache *cache, char **tmp, int *fd)
+{
+	int err;
+
+	*tmp = diskcache_path(cache->dir, DISKCACHE_TMP_PREFIX "XXXXXX");
+	if (!*tmp)
+		return CLWARP_ERROR_OUT_OF_MEMORY;
+	*fd = mkstemp(*tmp);
+	if (*fd < 0 && errno == ENOENT) {
+		/* Someone deleted the whole folder (rm -rf ~/.cache): recreate it. */
+		if (diskcache_mkdir_p(cache->dir) == 0) {
+			free(*tmp);
+			*tmp = diskcache_path(cache->dir, DISKCACHE_TMP_PREFIX "XXXXXX");
+			if (!*tmp)
+				return CLWARP_ERROR_OUT_OF_MEMORY;
+			*fd = mkstemp(*tmp);
+		}
+	}
+	if (*fd < 0) {
+		err = errno;
+		warn_store_failure(cache, "cannot create a file in", cache->dir, err);
+		free(*tmp);
+		*tmp = NULL;
+		return CLWARP_ERROR_IO;
+	}
+	return CLWARP_OK;
+}
+
 clwarp_status
 diskcache_store(struct diskcache *cache, const uint8_t key[32], const char *kind,
                 const void *payload, size_t size)
@@ -247,6 +290,7 @@ diskcache_store(struct diskcache *cache, const uint8_t key[32], const char *kind
 	char *path = NULL, *tmp = NULL;
 	const char *what;
 	int fd = -1, err, renaming = 0;
+	clwarp_status status;
 
 	if (!cache->dir)
 		return CLWARP_OK;
@@ -269,32 +313,12 @@ diskcache_store(struct diskcache *cache, const uint8_t key[32], const char *kind
 
 	diskcache_entry_name(name, key, kind);
 	path = diskcache_path(cache->dir, name);
-	tmp = diskcache_path(cache->dir, DISKCACHE_TMP_PREFIX "XXXXXX");
-	if (!path || !tmp) {
-		free(path);
-		free(tmp);
+	if (!path)
 		return CLWARP_ERROR_OUT_OF_MEMORY;
-	}
-
-	fd = mkstemp(tmp);
-	if (fd < 0 && errno == ENOENT) {
-		/* Someone deleted the whole folder (rm -rf ~/.cache): recreate it. */
-		if (diskcache_mkdir_p(cache->dir) == 0) {
-			free(tmp);
-			tmp = diskcache_path(cache->dir, DISKCACHE_TMP_PREFIX "XXXXXX");
-			if (!tmp) {
-				free(path);
-				return CLWARP_ERROR_OUT_OF_MEMORY;
-			}
-			fd = mkstemp(tmp);
-		}
-	}
-	if (fd < 0) {
-		err = errno;
-		warn_store_failure(cache, "cannot create a file in", cache->dir, err);
+	status = create_temp(cache, &tmp, &fd);
+	if (status != CLWARP_OK) {
 		free(path);
-		free(tmp);
-		return CLWARP_ERROR_IO;
+		return status;
 	}
 
 	/* Members of a shared group read each other's entries; the group,

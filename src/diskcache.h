@@ -34,8 +34,6 @@
 
 #define DISKCACHE_HEADER_SIZE 88
 #define DISKCACHE_MAX_PAYLOAD (UINT64_C(1) << 30)
-/* Leftover temp files of crashed writers older than this are deleted. */
-#define DISKCACHE_STALE_TMP_SECONDS 3600
 
 struct diskcache {
 	char *dir;              /* owned; NULL when the disk cache is off */
@@ -118,9 +116,10 @@ int diskcache_load(const struct diskcache *cache, const uint8_t key[32], const c
  * Then enforce max_bytes: when the entry files together exceed it, the
  * least recently used ones (oldest mtime first) are deleted until they fit;
  * the entry just written is never among them. The same scan deletes
- * ".tmp-*" files older than DISKCACHE_STALE_TMP_SECONDS. Files whose names
- * are not entries or temp files, and untrusted ones, are never touched or
- * counted. With a shared group, the file is given that group and mode 0640.
+ * ".tmp-*" files older than DISKCACHE_STALE_TMP_SECONDS (diskcache_evict.h).
+ * Files whose names are not entries or temp files, and untrusted ones, are
+ * never touched or counted. With a shared group, the file is given that
+ * group and mode 0640.
  *
  * @return CLWARP_OK when stored, and also when the cache is off (nothing
  *   done);

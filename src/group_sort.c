@@ -333,10 +333,91 @@ exchange(const struct sort_job *j, size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1],
 	return status;
 }
 
+/* The splitters: splitter b is the first sample at which the weight of
+ * the samples so far reaches the buckets' share (by the group's weights). */
+static void
+choose_splitters(const struct sort_job *j, struct sample *samples, size_t nsamples,
+		 uint64_t *split)
+{
+	size_t count = j->g->count, n = j->offsets[count];
+	double total = 0, want = 0, seen = 0;
+	size_t s = 0;
+
+	qsort(samples, nsamples, sizeof(*samples), compare_samples);
+	for (size_t b = 0; b < count; b++)
+		total += j->g->weights[b];
+	for (size_t b = 0; b + 1 < count; b++) {
+		want += (double)n * j->g->weights[b] / total;
+		while (s < nsamples && seen + samples[s].weight <= want)
+			seen += samples[s++].weight;
+		split[b] = s < nsamples ? samples[s].rank : UINT64_MAX;
+	}
+}
+
+/* Each slice's cut points: a binary search per splitter, from the
+ * previous cut. */
+static clwarp_status
+cut_slices(struct sort_job *j, const size_t *counts, const uint64_t *split,
+	   size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1])
+{
+	size_t count = j->g->count;
+	clwarp_status status = CLWARP_OK;
+
+	for (size_t i = 0; i < count && status == CLWARP_OK; i++) {
+		size_t m = counts[i];
+
+		cut[i][0] = 0;
+		cut[i][count] = m;
+		for (size_t b = 0; b + 1 < count && status == CLWARP_OK; b++) {
+			size_t lo = cut[i][b], hi = m;
+
+			status = lower_bound(j, i, split[b], lo, hi, &cut[i][b + 1]);
+		}
+	}
+	return status;
+}
+
+/* Each bucket's size (and whether its one piece is sorted already), the
+ * output offsets and buffers, and *staged: the keys that change device. */
+static clwarp_status
+plan_buckets(struct sort_job *j, size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1], size_t *bucket,
+	     bool *sorted, size_t *staged)
+{
+	size_t count = j->g->count;
+	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
+	clwarp_status status;
+
+	j->out_offsets[0] = 0;
+	for (size_t b = 0; b < count; b++) {
+		size_t pieces = 0;
+
+		bucket[b] = 0;
+		for (size_t i = 0; i < count; i++) {
+			size_t piece = cut[i][b + 1] - cut[i][b];
+
+			bucket[b] += piece;
+			pieces += piece > 0;
+			if (i != b)
+				*staged += piece;
+		}
+		/* One piece is sorted already. */
+		sorted[b] = pieces <= 1;
+		j->out_offsets[b + 1] = j->out_offsets[b] + bucket[b];
+	}
+	for (size_t b = 0; b < count; b++)
+		bytes[b] = bucket[b] * j->ksize;
+	status = group_buffers_new(j->g, CL_MEM_READ_WRITE, bytes, j->out_keys);
+	for (size_t b = 0; b < count && j->value_type >= 0; b++)
+		bytes[b] = bucket[b] * j->vsize;
+	if (status == CLWARP_OK && j->value_type >= 0)
+		status = group_buffers_new(j->g, CL_MEM_READ_WRITE, bytes, j->out_values);
+	return status;
+}
+
 static clwarp_status
 group_sort(struct sort_job *j)
 {
-	size_t count = j->g->count, n = j->offsets[count], nsamples = 0;
+	size_t count = j->g->count, nsamples = 0;
 	size_t stride[CLWARP_GROUP_MAX_DEVICES], counts[CLWARP_GROUP_MAX_DEVICES];
 	size_t bucket[CLWARP_GROUP_MAX_DEVICES], staged = 0;
 	size_t (*cut)[CLWARP_GROUP_MAX_DEVICES + 1] = NULL;
@@ -357,62 +438,11 @@ group_sort(struct sort_job *j)
 	if (status == CLWARP_OK)
 		status = draw_samples(j, samples, &nsamples, stride, raw);
 	if (status == CLWARP_OK) {
-		/* Splitter b: the first sample at which the weight of the samples
-		 * so far reaches the buckets' share (by the group's weights). */
-		double total = 0, want = 0, seen = 0;
-		size_t s = 0;
-
-		qsort(samples, nsamples, sizeof(*samples), compare_samples);
-		for (size_t b = 0; b < count; b++)
-			total += j->g->weights[b];
-		for (size_t b = 0; b + 1 < count; b++) {
-			want += (double)n * j->g->weights[b] / total;
-			while (s < nsamples && seen + samples[s].weight <= want)
-				seen += samples[s++].weight;
-			split[b] = s < nsamples ? samples[s].rank : UINT64_MAX;
-		}
+		choose_splitters(j, samples, nsamples, split);
+		status = cut_slices(j, counts, split, cut);
 	}
-	/* Each slice's cut points: a binary search per splitter, from the
-	 * previous cut. */
-	for (size_t i = 0; i < count && status == CLWARP_OK; i++) {
-		size_t m = counts[i];
-
-		cut[i][0] = 0;
-		cut[i][count] = m;
-		for (size_t b = 0; b + 1 < count && status == CLWARP_OK; b++) {
-			size_t lo = cut[i][b], hi = m;
-
-			status = lower_bound(j, i, split[b], lo, hi, &cut[i][b + 1]);
-		}
-	}
-	if (status == CLWARP_OK) {
-		j->out_offsets[0] = 0;
-		for (size_t b = 0; b < count; b++) {
-			size_t pieces = 0;
-
-			bucket[b] = 0;
-			for (size_t i = 0; i < count; i++) {
-				size_t piece = cut[i][b + 1] - cut[i][b];
-
-				bucket[b] += piece;
-				pieces += piece > 0;
-				if (i != b)
-					staged += piece;
-			}
-			/* One piece is sorted already. */
-			sorted[b] = pieces <= 1;
-			j->out_offsets[b + 1] = j->out_offsets[b] + bucket[b];
-		}
-		size_t bytes[CLWARP_GROUP_MAX_DEVICES];
-
-		for (size_t b = 0; b < count; b++)
-			bytes[b] = bucket[b] * j->ksize;
-		status = group_buffers_new(j->g, CL_MEM_READ_WRITE, bytes, j->out_keys);
-		for (size_t b = 0; b < count && j->value_type >= 0; b++)
-			bytes[b] = bucket[b] * j->vsize;
-		if (status == CLWARP_OK && j->value_type >= 0)
-			status = group_buffers_new(j->g, CL_MEM_READ_WRITE, bytes, j->out_values);
-	}
+	if (status == CLWARP_OK)
+		status = plan_buckets(j, cut, bucket, sorted, &staged);
 	if (status == CLWARP_OK) {
 		staging = group_staging(j->g, staged * (j->ksize > j->vsize ? j->ksize : j->vsize) + 1);
 		if (!staging)

@@ -364,6 +364,34 @@ program_build(clwarp_engine *engine, const char *text, const char *name, const c
 	return program_build_flags(engine, text, name, dir, options, config, 0, NULL, out, info);
 }
 
+/* The program's full text (the backend's prelude, then the expanded
+ * source @p src) and its build options, from the user's @p options. */
+static void
+program_texts(const clwarp_engine *engine, const struct backend_config *config, const char *name,
+	      const char *options, const struct source_result *src, struct strbuf *full,
+	      struct strbuf *opts)
+{
+	backend_prelude(config, src->types_named, src->scratch_arg, full);
+	if (backend_wants_sort(src->text.data, options))
+		backend_prelude_sort(full);
+	strbuf_puts(full, "#line 1 \"");
+	strbuf_put_quoted(full, name);
+	strbuf_puts(full, "\"\n");
+	strbuf_append(full, src->text.data ? src->text.data : "", src->text.len);
+	/* Sub-groups that are only an OpenCL C 3.0 feature need that language
+	 * version; the user's options come after, so an explicit -cl-std wins.
+	 * NVIDIA's compiler fails a program with a kernel of no parameters when
+	 * asked for argument info (docs/nvidia-driver/README.md): such a
+	 * program goes without, and its kernels' argument types are unknown. */
+	bool arg_info = !(src->kernel_without_params && engine->info.platform_name &&
+			  strstr(engine->info.platform_name, "NVIDIA"));
+	strbuf_printf(opts, "%s%s %s", arg_info ? ALWAYS_OPTIONS : "",
+		      config->cl_std_30 ? " -cl-std=CL3.0" : "", options ? options : "");
+	/* PoCL 4 and 5: a kernel hash of this engine's own (src/pocl_slot.h). */
+	if (engine->pocl_slot)
+		strbuf_printf(opts, " -D CLWARP_POCL_SLOT=%u", engine->pocl_slot);
+}
+
 clwarp_status
 program_build_flags(clwarp_engine *engine, const char *text, const char *name, const char *dir,
 		    const char *options, const struct backend_config *config, unsigned flags,
@@ -386,25 +414,7 @@ program_build_flags(clwarp_engine *engine, const char *text, const char *name, c
 	if (status != CLWARP_OK)
 		return status;
 
-	backend_prelude(config, src.types_named, src.scratch_arg, &full);
-	if (backend_wants_sort(src.text.data, options))
-		backend_prelude_sort(&full);
-	strbuf_puts(&full, "#line 1 \"");
-	strbuf_put_quoted(&full, name);
-	strbuf_puts(&full, "\"\n");
-	strbuf_append(&full, src.text.data ? src.text.data : "", src.text.len);
-	/* Sub-groups that are only an OpenCL C 3.0 feature need that language
-	 * version; the user's options come after, so an explicit -cl-std wins.
-	 * NVIDIA's compiler fails a program with a kernel of no parameters when
-	 * asked for argument info (docs/nvidia-driver/README.md): such a
-	 * program goes without, and its kernels' argument types are unknown. */
-	bool arg_info = !(src.kernel_without_params && engine->info.platform_name &&
-			  strstr(engine->info.platform_name, "NVIDIA"));
-	strbuf_printf(&opts, "%s%s %s", arg_info ? ALWAYS_OPTIONS : "",
-		      config->cl_std_30 ? " -cl-std=CL3.0" : "", options ? options : "");
-	/* PoCL 4 and 5: a kernel hash of this engine's own (src/pocl_slot.h). */
-	if (engine->pocl_slot)
-		strbuf_printf(&opts, " -D CLWARP_POCL_SLOT=%u", engine->pocl_slot);
+	program_texts(engine, config, name, options, &src, &full, &opts);
 	if (full.failed || opts.failed) {
 		status = set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 		goto out;

@@ -285,295 +285,358 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
+/* Where expand() is in one file's text, and what it has seen there. */
+struct scan {
+	const char *p;
+	const char *name;             /* the file, for messages and line markers */
+	const char *dir;              /* its folder, where its includes start */
+	const char *real;             /* its realpath, for #pragma once */
+	unsigned depth;               /* includes around it */
+	unsigned line;
+	bool line_start;
+	int paren_depth, brace_depth;
+	enum kernel_state ks;
+	bool prev_is_name;            /* the previous token was an identifier that may name a function */
+	char last;                    /* the previous token's last character; `return` is '=' */
+	unsigned open_ternaries;      /* `?` whose `:` has not come, in this statement */
+	size_t params_start;
+	size_t static_at;             /* `static` at file scope in this declaration: where in out */
+	bool kernel_sig;              /* a kernel's parameter list has closed; its body comes next */
+	bool in_kernel;               /* inside a kernel's body */
+	size_t stmt_at;               /* a statement boundary of the kernel's outermost block, in out */
+};
+
+/* Past the newline at sc->p, if there is one. */
+static void
+skip_newline(struct scan *sc)
+{
+	if (*sc->p == '\n') {
+		sc->p++;
+		sc->line++;
+	}
+}
+
+/* The rest of an #include directive from f (its line read to sc->p):
+ * `"file"` is inlined and so is <clwarp/cuda.h>, each setting *done;
+ * other includes are the compiler's. */
+static clwarp_status
+expand_include_directive(struct expander *ex, struct scan *sc, const char *f, unsigned directive_line,
+			 bool *done)
+{
+	clwarp_status status;
+
+	*done = false;
+	while (*f == ' ' || *f == '\t')
+		f++;
+	if (*f == '"') {
+		const char *close = memchr(f + 1, '"', (size_t)(sc->p - f - 1));
+		char *file;
+
+		if (!close)
+			return set_error(CLWARP_ERROR_BUILD, "%s:%u: malformed #include", sc->name,
+					 directive_line);
+		file = strndup(f + 1, (size_t)(close - f - 1));
+		if (!file)
+			return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
+		status = expand_include(ex, file, sc->name, directive_line, sc->dir, sc->depth);
+		free(file);
+	} else if (*f == '<' && strncmp(f + 1, SERVED_CUDA_HEADER ">", sizeof(SERVED_CUDA_HEADER)) == 0) {
+		status = expand_served(ex, SERVED_CUDA_HEADER, clwarp_kernel_warp_cuda, sc->name,
+				       directive_line, sc->depth);
+	} else {
+		return CLWARP_OK;
+	}
+	if (status != CLWARP_OK)
+		return status;
+	/* The marker after the include already moved to the next line. */
+	skip_newline(sc);
+	*done = true;
+	return CLWARP_OK;
+}
+
+/* A preprocessor directive at sc->p, continuation lines included. */
+static clwarp_status
+expand_directive(struct expander *ex, struct scan *sc)
+{
+	const char *start = sc->p, *q = sc->p + 1;
+	unsigned directive_line = sc->line;
+	bool named = false, done;
+	clwarp_status status;
+
+	while (*sc->p && *sc->p != '\n') {
+		if (sc->p[0] == '\\' && sc->p[1] == '\n') {
+			sc->p++;
+			sc->line++;
+		}
+		sc->p++;
+	}
+	ex->types_named |= source_words_in(start, sc->p, &named);
+	ex->block_sync |= named && !ex->serving;
+	status = kernel_macros_directive(&ex->macros, q, sc->p, sc->name, directive_line);
+	if (status != CLWARP_OK)
+		return status;
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (strncmp(q, "include", 7) == 0) {
+		status = expand_include_directive(ex, sc, q + 7, directive_line, &done);
+		if (status != CLWARP_OK || done)
+			return status;
+	} else if (strncmp(q, "pragma", 6) == 0) {
+		const char *w = q + 6;
+
+		while (*w == ' ' || *w == '\t')
+			w++;
+		if (strncmp(w, "once", 4) == 0 && !is_ident_char(w[4])) {
+			once_add(ex, sc->real);
+			return CLWARP_OK;  /* drop it: the compiler sees one merged file */
+		}
+	}
+	strbuf_append(ex->out, start, (size_t)(sc->p - start));
+	return CLWARP_OK;
+}
+
+/* A comment, string or character literal at sc->p, copied; false if
+ * there is none. */
+static bool
+expand_comment_or_literal(struct expander *ex, struct scan *sc)
+{
+	const char *p = sc->p, *start = p;
+	char c = *p;
+
+	if (c == '/' && p[1] == '/') {
+		while (*p && *p != '\n')
+			p++;
+	} else if (c == '/' && p[1] == '*') {
+		const char *end = strstr(p + 2, "*/");
+
+		p = end ? end + 2 : p + strlen(p);
+		for (const char *q = start; q < p; q++)
+			sc->line += *q == '\n';
+	} else if (c == '"' || c == '\'') {
+		p++;
+		while (*p && *p != c && *p != '\n') {
+			if (*p == '\\' && p[1])
+				p++;
+			p++;
+		}
+		if (*p == c)
+			p++;
+		sc->prev_is_name = false;
+		sc->last = c;
+	} else {
+		return false;
+	}
+	strbuf_append(ex->out, start, (size_t)(p - start));
+	sc->p = p;
+	return true;
+}
+
+/* A kernel begins (`kernel`, or a kernel macro). A kernel cannot be
+ * static: the `static` before it goes. */
+static void
+kernel_begins(struct expander *ex, struct scan *sc)
+{
+	ex->kernel_count++;
+	sc->ks = KS_AFTER_KERNEL;
+	if (sc->static_at != SIZE_MAX)
+		memset(ex->out->data + sc->static_at, ' ', 6);
+}
+
+/* What one identifier says of the program: warp calls, the extension
+ * types it names, block votes. */
+static void
+note_word(struct expander *ex, const char *start, size_t len)
+{
+	if (len > 5 && strncmp(start, "warp_", 5) == 0)
+		ex->uses_warp = true;
+	/* <clwarp/cuda.h>'s calls are warp_* ones behind macros. */
+	if (ex->cuda && !ex->serving && source_is_cuda_warp_call(start, len))
+		ex->uses_warp = true;
+	ex->types_named |= source_type_bits(start, len);
+	ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
+}
+
+/* An identifier at sc->p: copied, or rewritten (CUDA's __shared__ and
+ * functional casts, a kernel's `static`, kernel macros). */
+static clwarp_status
+expand_word(struct expander *ex, struct scan *sc)
+{
+	struct strbuf *out = ex->out;
+	const char *start = sc->p, *q;
+	size_t len;
+	bool cast;
+	enum kernel_use use = KERNEL_USE_NONE;
+	clwarp_status status;
+
+	while (is_ident_char(*sc->p))
+		sc->p++;
+	len = (size_t)(sc->p - start);
+	if (ex->cuda && !ex->serving && sc->brace_depth > 0 &&
+	    cuda_shared_word(out, start, &sc->p, sc->in_kernel ? sc->brace_depth : 0, sc->stmt_at, &sc->line)) {
+		ex->types_named |= source_words_in(start, sc->p, &ex->block_sync);
+		sc->last = ';';
+		return CLWARP_OK;
+	}
+	/* A kernel cannot be static: the one before or after `kernel` goes. */
+	if (len == 6 && strncmp(start, "static", 6) == 0 && sc->paren_depth == 0 && sc->brace_depth == 0) {
+		sc->static_at = out->len;
+		if (sc->ks == KS_AFTER_KERNEL) {
+			strbuf_puts(out, "      ");
+			return CLWARP_OK;
+		}
+	}
+	for (q = sc->p; *q == ' ' || *q == '\t'; q++)
+		;
+	if (sc->paren_depth == 0 && sc->brace_depth == 0 && sc->ks == KS_NONE) {
+		status = kernel_macros_use(&ex->macros, start, len, sc->name, sc->line, &use);
+		/* A function-like kernel macro: expanded as far as its `kernel`. */
+		if (status == CLWARP_OK && use == KERNEL_USE_CALL)
+			status = kernel_expand(&ex->macros, start, ex->rewrite->reqd_sub_group_size,
+					       sc->name, &sc->line, out, &sc->p);
+		if (status != CLWARP_OK)
+			return status;
+		if (use == KERNEL_USE_CALL) {
+			kernel_begins(ex, sc);
+			sc->prev_is_name = true;
+			return CLWARP_OK;
+		}
+	}
+	/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
+	 * before '(': after an operator, `=`, `return`, `?`, a
+	 * conditional's `:` or `[` (not after `(` or `,`, where it
+	 * may be a declarator). No C program changes meaning. */
+	cast = ex->cuda && *q == '(' && strchr("=?+-*/%&|^<>!~[", sc->last) &&
+	       source_is_cast_type(start, len);
+	strbuf_puts(out, cast ? "(" : "");
+	strbuf_append(out, start, len);
+	strbuf_puts(out, cast ? ")" : "");
+	sc->last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
+	note_word(ex, start, len);
+	/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
+	 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
+	if (use == KERNEL_USE_WORD) {
+		kernel_begins(ex, sc);
+		if (ex->rewrite->reqd_sub_group_size)
+			strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
+				      ex->rewrite->reqd_sub_group_size);
+		sc->prev_is_name = false;
+		return CLWARP_OK;
+	}
+	sc->prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
+			   !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
+			   !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
+	return CLWARP_OK;
+}
+
+/* A kernel's parameter list has closed: note one without parameters,
+ * and append the hidden scratch parameter where it is wanted. */
+static void
+kernel_params_end(struct expander *ex, struct scan *sc)
+{
+	struct strbuf *out = ex->out;
+
+	if (!ex->scratch && source_params_are_empty(out->data + sc->params_start))
+		ex->kernel_without_params = true;
+	if (ex->scratch) {
+		if (source_params_are_empty(out->data + sc->params_start)) {
+			strbuf_truncate(out, sc->params_start);
+			strbuf_puts(out, SOURCE_SCRATCH_PARAM);
+		} else {
+			strbuf_puts(out, ", " SOURCE_SCRATCH_PARAM);
+		}
+	}
+	sc->ks = KS_NONE;
+	sc->kernel_sig = true;
+}
+
+/* One other character at sc->p (punctuation, an operator, a digit),
+ * copied, and where it leaves the parentheses, braces and statements. */
+static void
+expand_punct(struct expander *ex, struct scan *sc)
+{
+	struct strbuf *out = ex->out;
+	char c = *sc->p;
+
+	if (c == '(') {
+		strbuf_append(out, sc->p++, 1);
+		if (sc->ks == KS_AFTER_KERNEL && sc->paren_depth == 0 && sc->prev_is_name) {
+			sc->ks = KS_IN_PARAMS;
+			sc->params_start = out->len;
+		}
+		sc->paren_depth++;
+	} else {
+		if (c == ')' && --sc->paren_depth == 0 && sc->ks == KS_IN_PARAMS)
+			kernel_params_end(ex, sc);
+		if (c == '{' && sc->brace_depth++ == 0) {
+			sc->in_kernel = sc->kernel_sig;
+			sc->kernel_sig = false;
+			sc->static_at = SIZE_MAX;
+		}
+		if (c == '}') {
+			sc->brace_depth--;
+			sc->in_kernel = sc->in_kernel && sc->brace_depth > 0;
+		}
+		/* A kernel prototype without a body ends here. */
+		if (c == ';' && sc->paren_depth == 0 && sc->ks == KS_AFTER_KERNEL)
+			sc->ks = KS_NONE;
+		strbuf_append(out, sc->p++, 1);
+	}
+	/* A conditional's `:` counts as its `?`; a label's or a
+	 * bit-field's does not. */
+	if (c == '?')
+		sc->open_ternaries++;
+	if (c == ';' || c == '{' || c == '}')
+		sc->open_ternaries = 0;
+	sc->last = c;
+	if (c == ':' && sc->open_ternaries > 0) {
+		sc->open_ternaries--;
+		sc->last = '?';
+	}
+	sc->prev_is_name = false;
+	sc->static_at = (c == ';' || c == '}') && sc->brace_depth == 0 ? SIZE_MAX : sc->static_at;
+	sc->kernel_sig = sc->kernel_sig && !((c == ';' || c == '}') && sc->brace_depth == 0);
+	if ((c == ';' || c == '{' || c == '}') && sc->brace_depth == 1 && sc->paren_depth == 0)
+		sc->stmt_at = out->len;
+}
+
 static clwarp_status
 expand(struct expander *ex, const char *text, const char *name, const char *dir,
        const char *real, unsigned depth)
 {
-	struct strbuf *out = ex->out;
-	const char *p = text;
-	unsigned line = 1;
-	bool line_start = true;
-	int paren_depth = 0, brace_depth = 0;
-	enum kernel_state ks = KS_NONE;
-	bool prev_is_name = false;    /* the previous token was an identifier that may name a function */
-	char last = ';';              /* the previous token's last character; `return` is '=' */
-	unsigned open_ternaries = 0;  /* `?` whose `:` has not come, in this statement */
-	size_t params_start = 0;
-	size_t static_at = SIZE_MAX;  /* `static` at file scope in this declaration: where in out */
-	bool kernel_sig = false;      /* a kernel's parameter list has closed; its body comes next */
-	bool in_kernel = false;       /* inside a kernel's body */
-	size_t stmt_at = 0;           /* a statement boundary of the kernel's outermost block, in out */
-	clwarp_status status;
+	struct scan sc = {
+		.p = text, .name = name, .dir = dir, .real = real, .depth = depth,
+		.line = 1, .line_start = true, .ks = KS_NONE, .last = ';', .static_at = SIZE_MAX,
+	};
+	clwarp_status status = CLWARP_OK;
 
 	/* A UTF-8 byte-order mark: the compiler skips one at the start of a
 	 * file, but here every file follows the prelude or other text. */
-	if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
-		p += 3;
-	while (*p) {
-		char c = *p;
+	if (strncmp(sc.p, "\xEF\xBB\xBF", 3) == 0)
+		sc.p += 3;
+	while (*sc.p && status == CLWARP_OK) {
+		char c = *sc.p;
 
 		if (c == '\n') {
-			strbuf_append(out, p++, 1);
-			line++;
-			line_start = true;
-			continue;
-		}
-		if (isspace((unsigned char)c)) {
-			strbuf_append(out, p++, 1);
-			continue;
-		}
-		if (line_start && c == '#') {
-			/* A preprocessor directive, continuation lines included. */
-			const char *start = p, *q = p + 1;
-			unsigned directive_line = line;
-
-			while (*p && *p != '\n') {
-				if (p[0] == '\\' && p[1] == '\n') {
-					p++;
-					line++;
-				}
-				p++;
-			}
-			bool named = false;
-
-			ex->types_named |= source_words_in(start, p, &named);
-			ex->block_sync |= named && !ex->serving;
-			status = kernel_macros_directive(&ex->macros, q, p, name, directive_line);
-			if (status != CLWARP_OK)
-				return status;
-			while (*q == ' ' || *q == '\t')
-				q++;
-			if (strncmp(q, "include", 7) == 0) {
-				const char *f = q + 7;
-
-				while (*f == ' ' || *f == '\t')
-					f++;
-				if (*f == '"') {
-					const char *close = memchr(f + 1, '"', (size_t)(p - f - 1));
-					char *file;
-
-					if (!close)
-						return set_error(CLWARP_ERROR_BUILD,
-								 "%s:%u: malformed #include", name,
-								 directive_line);
-					file = strndup(f + 1, (size_t)(close - f - 1));
-					if (!file)
-						return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
-					status = expand_include(ex, file, name, directive_line, dir, depth);
-					free(file);
-					if (status != CLWARP_OK)
-						return status;
-					/* The marker after the include already moved to the next line. */
-					if (*p == '\n') {
-						p++;
-						line++;
-					}
-					continue;
-				}
-				if (*f == '<' && strncmp(f + 1, SERVED_CUDA_HEADER ">", sizeof(SERVED_CUDA_HEADER)) == 0) {
-					status = expand_served(ex, SERVED_CUDA_HEADER, clwarp_kernel_warp_cuda,
-							       name, directive_line, depth);
-					if (status != CLWARP_OK)
-						return status;
-					if (*p == '\n') {
-						p++;
-						line++;
-					}
-					continue;
-				}
-			} else if (strncmp(q, "pragma", 6) == 0) {
-				const char *w = q + 6;
-
-				while (*w == ' ' || *w == '\t')
-					w++;
-				if (strncmp(w, "once", 4) == 0 && !is_ident_char(w[4])) {
-					once_add(ex, real);
-					continue;  /* drop it: the compiler sees one merged file */
-				}
-			}
-			strbuf_append(out, start, (size_t)(p - start));
-			continue;
-		}
-		line_start = false;
-		if (c == '/' && p[1] == '/') {
-			const char *start = p;
-
-			while (*p && *p != '\n')
-				p++;
-			strbuf_append(out, start, (size_t)(p - start));
-			continue;
-		}
-		if (c == '/' && p[1] == '*') {
-			const char *end = strstr(p + 2, "*/");
-			const char *stop = end ? end + 2 : p + strlen(p);
-
-			for (const char *q = p; q < stop; q++)
-				line += *q == '\n';
-			strbuf_append(out, p, (size_t)(stop - p));
-			p = stop;
-			continue;
-		}
-		if (c == '"' || c == '\'') {
-			const char *start = p++;
-
-			while (*p && *p != c && *p != '\n') {
-				if (*p == '\\' && p[1])
-					p++;
-				p++;
-			}
-			if (*p == c)
-				p++;
-			strbuf_append(out, start, (size_t)(p - start));
-			prev_is_name = false;
-			last = c;
-			continue;
-		}
-		if (is_ident_start(c)) {
-			const char *start = p, *q;
-			size_t len;
-			bool cast;
-			enum kernel_use use = KERNEL_USE_NONE;
-
-			while (is_ident_char(*p))
-				p++;
-			len = (size_t)(p - start);
-			if (ex->cuda && !ex->serving && brace_depth > 0 &&
-			    cuda_shared_word(out, start, &p, in_kernel ? brace_depth : 0, stmt_at, &line)) {
-				ex->types_named |= source_words_in(start, p, &ex->block_sync);
-				last = ';';
+			strbuf_append(ex->out, sc.p++, 1);
+			sc.line++;
+			sc.line_start = true;
+		} else if (isspace((unsigned char)c)) {
+			strbuf_append(ex->out, sc.p++, 1);
+		} else if (sc.line_start && c == '#') {
+			status = expand_directive(ex, &sc);
+		} else {
+			sc.line_start = false;
+			if (expand_comment_or_literal(ex, &sc))
 				continue;
-			}
-			/* A kernel cannot be static: the one before or after `kernel` goes. */
-			if (len == 6 && strncmp(start, "static", 6) == 0 && paren_depth == 0 && brace_depth == 0) {
-				static_at = out->len;
-				if (ks == KS_AFTER_KERNEL) {
-					strbuf_puts(out, "      ");
-					continue;
-				}
-			}
-			for (q = p; *q == ' ' || *q == '\t'; q++)
-				;
-			if (paren_depth == 0 && brace_depth == 0 && ks == KS_NONE) {
-				status = kernel_macros_use(&ex->macros, start, len, name, line, &use);
-				/* A function-like kernel macro: expanded as far as its `kernel`. */
-				if (status == CLWARP_OK && use == KERNEL_USE_CALL)
-					status = kernel_expand(&ex->macros, start, ex->rewrite->reqd_sub_group_size,
-							       name, &line, out, &p);
-				if (status != CLWARP_OK)
-					return status;
-				if (use == KERNEL_USE_CALL) {
-					ex->kernel_count++;
-					ks = KS_AFTER_KERNEL;
-					if (static_at != SIZE_MAX)
-						memset(out->data + static_at, ' ', 6);
-					prev_is_name = true;
-					continue;
-				}
-			}
-			/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
-			 * before '(': after an operator, `=`, `return`, `?`, a
-			 * conditional's `:` or `[` (not after `(` or `,`, where it
-			 * may be a declarator). No C program changes meaning. */
-			cast = ex->cuda && *q == '(' && strchr("=?+-*/%&|^<>!~[", last) &&
-			       source_is_cast_type(start, len);
-			strbuf_puts(out, cast ? "(" : "");
-			strbuf_append(out, start, len);
-			strbuf_puts(out, cast ? ")" : "");
-			last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
-			if (len > 5 && strncmp(start, "warp_", 5) == 0)
-				ex->uses_warp = true;
-			/* <clwarp/cuda.h>'s calls are warp_* ones behind macros. */
-			if (ex->cuda && !ex->serving && source_is_cuda_warp_call(start, len))
-				ex->uses_warp = true;
-			ex->types_named |= source_type_bits(start, len);
-			ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
-			/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
-			 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
-			if (use == KERNEL_USE_WORD) {
-				ex->kernel_count++;
-				ks = KS_AFTER_KERNEL;
-				if (static_at != SIZE_MAX)
-					memset(out->data + static_at, ' ', 6);
-				if (ex->rewrite->reqd_sub_group_size)
-					strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
-						      ex->rewrite->reqd_sub_group_size);
-				prev_is_name = false;
-				continue;
-			}
-			prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
-				       !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
-				       !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
-			continue;
+			if (is_ident_start(c))
+				status = expand_word(ex, &sc);
+			else
+				expand_punct(ex, &sc);
 		}
-		switch (c) {
-		case '(':
-			strbuf_append(out, p++, 1);
-			if (ks == KS_AFTER_KERNEL && paren_depth == 0 && prev_is_name) {
-				ks = KS_IN_PARAMS;
-				params_start = out->len;
-			}
-			paren_depth++;
-			break;
-		case ')':
-			paren_depth--;
-			if (ks == KS_IN_PARAMS && paren_depth == 0) {
-				if (!ex->scratch && source_params_are_empty(out->data + params_start))
-					ex->kernel_without_params = true;
-				if (ex->scratch) {
-					if (source_params_are_empty(out->data + params_start)) {
-						strbuf_truncate(out, params_start);
-						strbuf_puts(out, SOURCE_SCRATCH_PARAM);
-					} else {
-						strbuf_puts(out, ", " SOURCE_SCRATCH_PARAM);
-					}
-				}
-				ks = KS_NONE;
-				kernel_sig = true;
-			}
-			strbuf_append(out, p++, 1);
-			break;
-		case '{':
-			if (brace_depth == 0) {
-				in_kernel = kernel_sig;
-				kernel_sig = false;
-				static_at = SIZE_MAX;
-			}
-			brace_depth++;
-			strbuf_append(out, p++, 1);
-			break;
-		case '}':
-			brace_depth--;
-			in_kernel = in_kernel && brace_depth > 0;
-			strbuf_append(out, p++, 1);
-			break;
-		case ';':
-			/* A kernel prototype without a body ends here. */
-			if (paren_depth == 0 && ks == KS_AFTER_KERNEL)
-				ks = KS_NONE;
-			strbuf_append(out, p++, 1);
-			break;
-		default:
-			strbuf_append(out, p++, 1);
-			break;
-		}
-		/* A conditional's `:` counts as its `?`; a label's or a
-		 * bit-field's does not. */
-		if (c == '?')
-			open_ternaries++;
-		if (c == ';' || c == '{' || c == '}')
-			open_ternaries = 0;
-		last = c;
-		if (c == ':' && open_ternaries > 0) {
-			open_ternaries--;
-			last = '?';
-		}
-		prev_is_name = false;
-		static_at = (c == ';' || c == '}') && brace_depth == 0 ? SIZE_MAX : static_at;
-		kernel_sig = kernel_sig && !((c == ';' || c == '}') && brace_depth == 0);
-		if ((c == ';' || c == '{' || c == '}') && brace_depth == 1 && paren_depth == 0)
-			stmt_at = out->len;
 	}
-	return out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
+	if (status != CLWARP_OK)
+		return status;
+	return ex->out->failed ? set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory") : CLWARP_OK;
 }
 
 /* One expansion of the program; `scratch`: kernels get the hidden scratch parameter. */

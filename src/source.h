@@ -12,7 +12,7 @@
 
 /* What the active warp backend needs changed in every kernel signature. */
 struct source_rewrite {
-	bool add_scratch_arg;          /* local backend: append the hidden scratch parameter */
+	bool add_scratch_arg;          /* local backend: append the hidden scratch parameter (sourcewords.h) */
 	/* khr, intel: the same, but only in a program whose code names
 	 * <clwarp/cuda.h>'s __syncthreads_count, _and or _or (their warps meet
 	 * in it); helpers that take CLWARP_WARP_PARAM get it as on local. */
@@ -24,28 +24,6 @@ struct source_rewrite {
 	unsigned reqd_sub_group_size;  /* khr backend: pin the sub-group width; 0 = leave alone */
 };
 
-/* The hidden parameter appended to each kernel (source_rewrite). */
-#define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
-
-/*
- * The extension types of kernels/warp/types.cl. A program gets a type's
- * warp functions only where its source names the type (char, uchar4,
- * float3, ...): parsing all of them would add about half a second to each
- * build on PoCL. Type k of element e is bit SOURCE_TYPE_BIT(e, k): k 1 .. 5
- * its vectors of SOURCE_VECTOR_WIDTHS (bits 0 .. 54), k 0 the scalar, which
- * is an extension type only for the first SOURCE_SMALL_COUNT elements (bits
- * 55 .. 59; the other scalars are core types and have no bit).
- */
-#define SOURCE_ELEMENT_TYPES(X) \
-	X(char) X(uchar) X(short) X(ushort) X(half) \
-	X(int) X(uint) X(long) X(ulong) X(float) X(double)
-#define SOURCE_ELEMENT_COUNT 11
-#define SOURCE_SMALL_COUNT 5
-#define SOURCE_VECTOR_WIDTHS { 2, 3, 4, 8, 16 }
-#define SOURCE_TYPE_BIT(e, k) \
-	((k) > 0 ? UINT64_C(1) << ((e) * 5 + (k) - 1) \
-	 : (e) < SOURCE_SMALL_COUNT ? UINT64_C(1) << (55 + (e)) : UINT64_C(0))
-
 struct source_result {
 	struct strbuf text;    /* the expanded, rewritten source with #line markers */
 	bool uses_warp;        /* the code names a warp_* identifier */
@@ -53,7 +31,7 @@ struct source_result {
 	bool scratch_arg;      /* every kernel ends with the hidden scratch parameter */
 	bool names_block_sync; /* the code names __syncthreads_count/_and/_or */
 	unsigned kernel_count;
-	uint64_t types_named;  /* SOURCE_TYPE_BIT(e, k): the source names that type */
+	uint64_t types_named;  /* SOURCE_TYPE_BIT(e, k) (sourcewords.h): the source names that type */
 };
 
 /*

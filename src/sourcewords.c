@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "source.h"
 #include "util.h"
 
 #define ELEMENT_NAME(name) #name,

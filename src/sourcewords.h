@@ -8,6 +8,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The hidden parameter appended to each kernel (source.h, source_rewrite). */
+#define SOURCE_SCRATCH_PARAM "local ulong *__clwarp_scratch"
+
+/*
+ * The extension types of kernels/warp/types.cl. A program gets a type's
+ * warp functions only where its source names the type (char, uchar4,
+ * float3, ...): parsing all of them would add about half a second to each
+ * build on PoCL. Type k of element e is bit SOURCE_TYPE_BIT(e, k): k 1 .. 5
+ * its vectors of SOURCE_VECTOR_WIDTHS (bits 0 .. 54), k 0 the scalar, which
+ * is an extension type only for the first SOURCE_SMALL_COUNT elements (bits
+ * 55 .. 59; the other scalars are core types and have no bit).
+ */
+#define SOURCE_ELEMENT_TYPES(X) \
+	X(char) X(uchar) X(short) X(ushort) X(half) \
+	X(int) X(uint) X(long) X(ulong) X(float) X(double)
+#define SOURCE_ELEMENT_COUNT 11
+#define SOURCE_SMALL_COUNT 5
+#define SOURCE_VECTOR_WIDTHS { 2, 3, 4, 8, 16 }
+#define SOURCE_TYPE_BIT(e, k) \
+	((k) > 0 ? UINT64_C(1) << ((e) * 5 + (k) - 1) \
+	 : (e) < SOURCE_SMALL_COUNT ? UINT64_C(1) << (55 + (e)) : UINT64_C(0))
+
 static inline bool
 is_ident_start(char c)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "error.h"
-#include "source.h"
+#include "sourcewords.h"
 #include "warpscan.h"
 
 /* CLWARP_DEFINE_WARP_OP(NAME, ...) defines three functions the text never

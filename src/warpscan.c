@@ -224,6 +224,46 @@ directive(struct ctx *c, const char *p, uint32_t line, uint32_t file, int32_t *d
 	return q;
 }
 
+/* The token at @p p (not a blank, comment or literal): its length, and
+ * its kind in *kind. */
+static size_t
+token_at(const struct ctx *c, const char *p, enum tok_kind *kind)
+{
+	char ch = *p;
+	size_t len = 1;
+
+	*kind = T_OTHER;
+	if (ident_start(ch)) {
+		while (ident_char(p[len]))
+			len++;
+		*kind = T_IDENT;
+	} else if (isdigit((unsigned char)ch) || (ch == '.' && isdigit((unsigned char)p[1]))) {
+		while (ident_char(p[len]) || p[len] == '.' ||
+		       ((p[len] == '+' || p[len] == '-') && strchr("eEpP", p[len - 1])))
+			len++;
+	} else if (ch == '-' && p[1] == '>') {
+		*kind = T_MEMBER;
+		len = 2;
+	} else if (ch == '#' && p[1] == '#') {
+		*kind = T_PASTE;
+		len = 2;
+	} else if (ch == '=') {
+		if (p[1] == '=')
+			len = 2;
+		else if (p == c->text || !strchr("<>!=+-*/%&|^", p[-1]))
+			*kind = T_ASSIGN;
+	} else {
+		static const char kinds[] = "(){},;.";
+		static const enum tok_kind of[] = { T_LPAREN, T_RPAREN, T_LBRACE, T_RBRACE,
+						    T_COMMA, T_SEMI, T_MEMBER };
+		const char *k = strchr(kinds, ch);
+
+		if (k)
+			*kind = of[k - kinds];
+	}
+	return len;
+}
+
 /* Split the text into the tokens the analysis needs. Comments, string and
  * character literals and every directive but #define are skipped; numbers
  * are one token, so `1ul` names nothing. */
@@ -238,8 +278,8 @@ ws_tokenize(struct ctx *c)
 	while (*p && !c->failed) {
 		char ch = *p;
 		struct toks *ts = define >= 0 ? &c->mac : &c->top;
-		enum tok_kind kind = T_OTHER;
-		size_t len = 1;
+		enum tok_kind kind;
+		size_t len;
 
 		if (ch == '\n') {
 			if (define >= 0)
@@ -293,34 +333,7 @@ ws_tokenize(struct ctx *c)
 			p++;
 			continue;
 		}
-		if (ident_start(ch)) {
-			while (ident_char(p[len]))
-				len++;
-			kind = T_IDENT;
-		} else if (isdigit((unsigned char)ch) || (ch == '.' && isdigit((unsigned char)p[1]))) {
-			while (ident_char(p[len]) || p[len] == '.' ||
-			       ((p[len] == '+' || p[len] == '-') && strchr("eEpP", p[len - 1])))
-				len++;
-		} else if (ch == '-' && p[1] == '>') {
-			kind = T_MEMBER;
-			len = 2;
-		} else if (ch == '#' && p[1] == '#') {
-			kind = T_PASTE;
-			len = 2;
-		} else if (ch == '=') {
-			if (p[1] == '=')
-				len = 2;
-			else if (p == c->text || !strchr("<>!=+-*/%&|^", p[-1]))
-				kind = T_ASSIGN;
-		} else {
-			static const char kinds[] = "(){},;.";
-			static const enum tok_kind of[] = { T_LPAREN, T_RPAREN, T_LBRACE, T_RBRACE,
-							    T_COMMA, T_SEMI, T_MEMBER };
-			const char *k = strchr(kinds, ch);
-
-			if (k)
-				kind = of[k - kinds];
-		}
+		len = token_at(c, p, &kind);
 		add_tok(c, ts, kind, p, len, line, file, define);
 		p += len;
 	}

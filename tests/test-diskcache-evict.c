@@ -3,6 +3,7 @@
  * too large for the bound is not written. */
 /* SPDX-License-Identifier: MIT */
 #include "diskcache-testutil.h"
+#include "diskcache_evict.h"
 
 START_TEST(test_eviction)
 {

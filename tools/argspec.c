@@ -81,6 +81,127 @@ call_args(const char *init, const char *name, char *copy, char **items, size_t m
 	return true;
 }
 
+/* INIT @FILE: a relative path is from @p base_dir where there is one. */
+static bool
+init_file(struct argspec *a, const char *path, const char *base_dir, char *err, size_t errlen)
+{
+	a->init = INIT_FILE;
+	if (!*path)
+		return fail(err, errlen, a->text, "@ needs a file name");
+	if (path[0] != '/' && base_dir && *base_dir) {
+		size_t len = strlen(base_dir) + strlen(path) + 2;
+
+		a->path = malloc(len);
+		if (a->path)
+			snprintf(a->path, len, "%s/%s", base_dir, path);
+	} else {
+		a->path = strdup(path);
+	}
+	if (!a->path)
+		return fail(err, errlen, a->text, "out of memory");
+	return true;
+}
+
+/* INIT rand(seed) or rand(seed,lo,hi), its @p n arguments in @p items. */
+static bool
+init_rand(struct argspec *a, char **items, size_t n, char *err, size_t errlen)
+{
+	bool fl = elemtype_is_float(a->type);
+	double unused;
+	bool ok;
+
+	a->init = INIT_RAND;
+	a->b_bits = 0;
+	a->c_bits = 99;
+	a->a_d = 0;
+	a->b_d = 1;
+	if (n != 1 && n != 3)
+		return fail(err, errlen, a->text, "rand takes rand(seed) or rand(seed,lo,hi)");
+	ok = literal(ET_ULONG, items[0], &a->a_bits, &unused, a->text, err, errlen);
+	if (ok && n == 3)
+		ok = literal(a->type, items[1], &a->b_bits, &a->a_d, a->text, err, errlen) &&
+		     literal(a->type, items[2], &a->c_bits, &a->b_d, a->text, err, errlen);
+	/* The values are lo + (hi - lo) * u: an infinite hi - lo
+	 * would make them all hi's neighbour, or NaN at u = 0. For
+	 * float, lo and hi rounding to one float leave no value in
+	 * [lo, hi). */
+	if (ok && fl && !(a->a_d < a->b_d && isfinite(a->b_d - a->a_d) &&
+			  (a->type != ET_FLOAT || (float)a->a_d < (float)a->b_d)))
+		ok = fail(err, errlen, a->text,
+			  "rand needs lo < hi, as values of the type, with hi - lo finite");
+	if (ok && !fl &&
+	    (elemtype_is_signed(a->type) ? (int64_t)a->b_bits > (int64_t)a->c_bits
+					 : a->b_bits > a->c_bits))
+		ok = fail(err, errlen, a->text, "rand needs lo <= hi");
+	return ok;
+}
+
+/* INIT a,b,c: one value for each element; @p copy has room for @p init. */
+static bool
+init_list(struct argspec *a, const char *init, char *copy, char *err, size_t errlen)
+{
+	bool fl = elemtype_is_float(a->type);
+	size_t count;
+	char **all;
+	bool ok = true;
+
+	a->init = INIT_LIST;
+	strcpy(copy, init);
+	count = split_commas(copy, NULL, 0);
+	if (count != a->count) {
+		char why[160];
+
+		snprintf(why, sizeof(why), "the list has %zu values, the buffer %zu elements",
+			 count, a->count);
+		return fail(err, errlen, a->text, why);
+	}
+	all = malloc(count * sizeof(*all));
+	if (fl)
+		a->list_d = malloc(count * sizeof(double));
+	else
+		a->list_bits = malloc(count * sizeof(uint64_t));
+	if (!all || (!a->list_d && !a->list_bits)) {
+		ok = fail(err, errlen, a->text, "out of memory");
+	} else {
+		strcpy(copy, init);
+		split_commas(copy, all, count);
+		for (size_t k = 0; ok && k < count; k++) {
+			uint64_t bits = 0;
+			double d = 0;
+
+			ok = literal(a->type, all[k], &bits, &d, a->text, err, errlen);
+			if (fl)
+				a->list_d[k] = d;
+			else
+				a->list_bits[k] = bits;
+		}
+	}
+	free(all);
+	return ok;
+}
+
+/* INIT EXPR, an expression of the element index; or an unknown NAME(...). */
+static bool
+init_expr(struct argspec *a, const char *init, char *err, size_t errlen)
+{
+	const char *p = init;
+	char why[300];
+
+	while (isalpha((unsigned char)*p) || *p == '_')
+		p++;
+	if (p - init > 1 && *p == '(') {
+		snprintf(why, sizeof(why),
+			 "unknown INIT function '%.*s' (expected iota, fill or rand)",
+			 (int)(p - init), init);
+		return fail(err, errlen, a->text, why);
+	}
+	a->init = INIT_EXPR;
+	a->expr = expr_parse(init, elemtype_is_float(a->type), why, sizeof(why));
+	if (!a->expr)
+		return fail(err, errlen, a->text, why);
+	return true;
+}
+
 static bool
 parse_init(struct argspec *a, const char *init, const char *base_dir, char *err, size_t errlen)
 {
@@ -93,22 +214,7 @@ parse_init(struct argspec *a, const char *init, const char *base_dir, char *err,
 	if (!copy)
 		return fail(err, errlen, a->text, "out of memory");
 	if (init[0] == '@') {
-		const char *path = init + 1;
-
-		a->init = INIT_FILE;
-		if (!*path) {
-			ok = fail(err, errlen, a->text, "@ needs a file name");
-		} else if (path[0] != '/' && base_dir && *base_dir) {
-			size_t len = strlen(base_dir) + strlen(path) + 2;
-
-			a->path = malloc(len);
-			if (a->path)
-				snprintf(a->path, len, "%s/%s", base_dir, path);
-		} else {
-			a->path = strdup(path);
-		}
-		if (ok && !a->path)
-			ok = fail(err, errlen, a->text, "out of memory");
+		ok = init_file(a, init + 1, base_dir, err, errlen);
 	} else if (strcmp(init, "iota") == 0) {
 		a->init = INIT_IOTA;
 		a->a_bits = 0;
@@ -131,33 +237,7 @@ parse_init(struct argspec *a, const char *init, const char *base_dir, char *err,
 		else
 			ok = literal(a->type, items[0], &a->a_bits, &a->a_d, a->text, err, errlen);
 	} else if (call_args(init, "rand", copy, items, 3, &n)) {
-		double unused;
-
-		a->init = INIT_RAND;
-		a->b_bits = 0;
-		a->c_bits = 99;
-		a->a_d = 0;
-		a->b_d = 1;
-		if (n != 1 && n != 3) {
-			ok = fail(err, errlen, a->text, "rand takes rand(seed) or rand(seed,lo,hi)");
-		} else {
-			ok = literal(ET_ULONG, items[0], &a->a_bits, &unused, a->text, err, errlen);
-			if (ok && n == 3)
-				ok = literal(a->type, items[1], &a->b_bits, &a->a_d, a->text, err, errlen) &&
-				     literal(a->type, items[2], &a->c_bits, &a->b_d, a->text, err, errlen);
-			/* The values are lo + (hi - lo) * u: an infinite hi - lo
-			 * would make them all hi's neighbour, or NaN at u = 0. For
-			 * float, lo and hi rounding to one float leave no value in
-			 * [lo, hi). */
-			if (ok && fl && !(a->a_d < a->b_d && isfinite(a->b_d - a->a_d) &&
-					  (a->type != ET_FLOAT || (float)a->a_d < (float)a->b_d)))
-				ok = fail(err, errlen, a->text,
-					  "rand needs lo < hi, as values of the type, with hi - lo finite");
-			if (ok && !fl &&
-			    (elemtype_is_signed(a->type) ? (int64_t)a->b_bits > (int64_t)a->c_bits
-							 : a->b_bits > a->c_bits))
-				ok = fail(err, errlen, a->text, "rand needs lo <= hi");
-		}
+		ok = init_rand(a, items, n, err, errlen);
 	} else if (starts_with(init, "iota(") || starts_with(init, "fill(") || starts_with(init, "rand(")) {
 		char why[80];
 
@@ -166,62 +246,50 @@ parse_init(struct argspec *a, const char *init, const char *base_dir, char *err,
 			 init);
 		ok = fail(err, errlen, a->text, why);
 	} else if (strchr(init, ',')) {
-		size_t count;
-
-		a->init = INIT_LIST;
-		strcpy(copy, init);
-		count = split_commas(copy, NULL, 0);
-		if (count != a->count) {
-			char why[160];
-
-			snprintf(why, sizeof(why), "the list has %zu values, the buffer %zu elements",
-				 count, a->count);
-			ok = fail(err, errlen, a->text, why);
-		} else {
-			char **all = malloc(count * sizeof(*all));
-
-			if (fl)
-				a->list_d = malloc(count * sizeof(double));
-			else
-				a->list_bits = malloc(count * sizeof(uint64_t));
-			if (!all || (!a->list_d && !a->list_bits)) {
-				ok = fail(err, errlen, a->text, "out of memory");
-			} else {
-				strcpy(copy, init);
-				split_commas(copy, all, count);
-				for (size_t k = 0; ok && k < count; k++) {
-					uint64_t bits = 0;
-					double d = 0;
-
-					ok = literal(a->type, all[k], &bits, &d, a->text, err, errlen);
-					if (fl)
-						a->list_d[k] = d;
-					else
-						a->list_bits[k] = bits;
-				}
-			}
-			free(all);
-		}
+		ok = init_list(a, init, copy, err, errlen);
 	} else {
-		const char *p = init;
-		char why[300];
-
-		while (isalpha((unsigned char)*p) || *p == '_')
-			p++;
-		if (p - init > 1 && *p == '(') {
-			snprintf(why, sizeof(why),
-				 "unknown INIT function '%.*s' (expected iota, fill or rand)",
-				 (int)(p - init), init);
-			ok = fail(err, errlen, a->text, why);
-		} else {
-			a->init = INIT_EXPR;
-			a->expr = expr_parse(init, fl, why, sizeof(why));
-			if (!a->expr)
-				ok = fail(err, errlen, a->text, why);
-		}
+		ok = init_expr(a, init, err, errlen);
 	}
 	free(copy);
 	return ok;
+}
+
+/* A buffer's "[N]" at @p p: a->count and a->bytes, and *rest after the ']'. */
+static bool
+parse_count(struct argspec *a, const char *p, const char **rest, const char *text, char *err,
+	    size_t errlen)
+{
+	char why[200];
+	uint64_t n = 0;
+
+	if (*p != '[')
+		return fail(err, errlen, text, "expected [N] or :VALUE after the type");
+	p++;
+	if (!isdigit((unsigned char)*p))
+		return fail(err, errlen, text, "expected an element count inside [ ]");
+	while (isdigit((unsigned char)*p)) {
+		unsigned digit = (unsigned)(*p++ - '0');
+
+		if (n > (UINT64_MAX - digit) / 10)
+			return fail(err, errlen, text, "the element count overflows");
+		n = n * 10 + digit;
+	}
+	if (*p != ']')
+		return fail(err, errlen, text, "expected ']' after the element count");
+	p++;
+	if (n == 0)
+		return fail(err, errlen, text, "a buffer needs at least one element");
+	if (n > UINT64_MAX / elemtype_size(a->type) || n * elemtype_size(a->type) > SIZE_MAX)
+		return fail(err, errlen, text, "the buffer size overflows");
+	if (n * elemtype_size(a->type) > ARGSPEC_MAX_BYTES) {
+		snprintf(why, sizeof(why), "%llu bytes is too large (the limit is 1 TiB)",
+			 (unsigned long long)(n * elemtype_size(a->type)));
+		return fail(err, errlen, text, why);
+	}
+	a->count = (size_t)n;
+	a->bytes = (size_t)(n * elemtype_size(a->type));
+	*rest = p;
+	return true;
 }
 
 bool
@@ -272,33 +340,8 @@ argspec_parse(const char *text, const char *base_dir, struct argspec *a, char *e
 		a->bytes = elemtype_size(a->type);
 		return literal(a->type, p + 1, &a->a_bits, &a->a_d, text, err, errlen);
 	}
-	if (*p != '[')
-		return fail(err, errlen, text, "expected [N] or :VALUE after the type");
-	p++;
-	if (!isdigit((unsigned char)*p))
-		return fail(err, errlen, text, "expected an element count inside [ ]");
-	uint64_t n = 0;
-	while (isdigit((unsigned char)*p)) {
-		unsigned digit = (unsigned)(*p++ - '0');
-
-		if (n > (UINT64_MAX - digit) / 10)
-			return fail(err, errlen, text, "the element count overflows");
-		n = n * 10 + digit;
-	}
-	if (*p != ']')
-		return fail(err, errlen, text, "expected ']' after the element count");
-	p++;
-	if (n == 0)
-		return fail(err, errlen, text, "a buffer needs at least one element");
-	if (n > UINT64_MAX / elemtype_size(a->type) || n * elemtype_size(a->type) > SIZE_MAX)
-		return fail(err, errlen, text, "the buffer size overflows");
-	if (n * elemtype_size(a->type) > ARGSPEC_MAX_BYTES) {
-		snprintf(why, sizeof(why), "%llu bytes is too large (the limit is 1 TiB)",
-			 (unsigned long long)(n * elemtype_size(a->type)));
-		return fail(err, errlen, text, why);
-	}
-	a->count = (size_t)n;
-	a->bytes = (size_t)(n * elemtype_size(a->type));
+	if (!parse_count(a, p, &p, text, err, errlen))
+		return false;
 	a->init = INIT_ZERO;
 	if (*p == '\0')
 		return true;

@@ -54,6 +54,19 @@ struct run_state {
 	struct check_report report;
 	uint64_t *times;
 	char *build_options;
+	bool args_from_file;     /* the SPECs are the kernel file's */
+	size_t out_count;        /* the out: arguments */
+	clwarp_backend backend;
+	unsigned warp;
+	int native;
+	const clwarp_device_info *dev;
+	const char *kname;
+	unsigned nargs;
+	unsigned dims;
+	size_t global[3], local[3];
+	bool has_local;
+	unsigned runs;           /* launches: --repeat, or 1 */
+	size_t nout;             /* s->outs in use */
 };
 
 static void
@@ -108,26 +121,17 @@ expect_name(const struct kf_expect *x, char *buf, size_t len)
 	return buf;
 }
 
+/* The kernel file's options and the command line's, merged into
+ * s->merged; *done when that is the whole run (--help, --version,
+ * --list-devices, --sanitize's parent), whose status it returns. */
 static int
-run(struct run_state *s, int argc, char **argv)
+run_options(struct run_state *s, int argc, char **argv, bool *done)
 {
 	struct options *o = &s->merged;
 	char err[1024];
 	int rc;
-	clwarp_engine_options eo;
-	clwarp_status status;
-	clwarp_program *prog = NULL;
-	clwarp_backend backend;
-	unsigned warp = 0;
-	int native = 0;
-	const clwarp_device_info *dev;
-	const char *kname;
-	size_t out_count = 0;
-	unsigned dims;
-	size_t global[3] = { 1, 1, 1 }, local[3] = { 1, 1, 1 };
-	bool has_local;
-	char *driver_output = NULL;
 
+	*done = true;
 	rc = options_parse(argc, argv, &s->cli, NULL, NULL);
 	if (rc)
 		return rc;
@@ -160,15 +164,24 @@ run(struct run_state *s, int argc, char **argv)
 			return rc;
 	}
 	/* SPECs of the file take @file paths from the file's folder. */
-	bool args_from_file = s->cli.args.count == 0;
+	s->args_from_file = s->cli.args.count == 0;
 	rc = options_merge(o, &s->cli);
 	if (rc)
 		return rc;
 	report_set_json(o->json);
 	if (o->sanitize && !sanitize_is_child())
 		return sanitize_run(argv, o);
+	*done = false;
+	return 0;
+}
 
-	/* Arguments. */
+/* The -a SPECs, parsed, and the arrays kept for each. */
+static int
+run_args(struct run_state *s)
+{
+	const struct options *o = &s->merged;
+	char err[1024];
+
 	s->spec_count = o->args.count;
 	s->specs = calloc(s->spec_count + 1, sizeof(*s->specs));
 	s->host = calloc(s->spec_count + 1, sizeof(void *));
@@ -180,81 +193,107 @@ run(struct run_state *s, int argc, char **argv)
 		return EXIT_RUNTIME;
 	}
 	for (size_t i = 0; i < s->spec_count; i++) {
-		if (!argspec_parse(o->args.items[i], args_from_file ? s->kf.dir : NULL, &s->specs[i], err,
+		if (!argspec_parse(o->args.items[i], s->args_from_file ? s->kf.dir : NULL, &s->specs[i], err,
 				   sizeof(err)))
 			return report_usage("%s", err);
 		if (s->specs[i].out)
-			out_count++;
+			s->out_count++;
 	}
-	if (o->check) {
-		if (s->kf.expect_count == 0)
-			return report_usage("--check: %s has no //! expect lines", s->kf.path);
-		for (size_t e = 0; e < s->kf.expect_count; e++) {
-			const struct kf_expect *x = &s->kf.expects[e];
-			char name[48];
-			size_t k = 0;
-			bool found = false;
+	return 0;
+}
 
-			for (size_t i = 0; i < s->spec_count && !found; i++) {
-				if (!s->specs[i].out)
-					continue;
-				if (k++ == x->k) {
-					found = true;
-					if (!check_validate(s->specs[i].type, x->values, x->count, err,
-							    sizeof(err)))
-						return report_usage("%s:%d: %s: %s", s->kf.path, x->line,
-								   expect_name(x, name, sizeof(name)), err);
-				}
+/* --check: every expect line names an out: argument, and its values fit
+ * that argument's type. */
+static int
+run_check_expects(struct run_state *s)
+{
+	char err[1024];
+
+	if (s->kf.expect_count == 0)
+		return report_usage("--check: %s has no //! expect lines", s->kf.path);
+	for (size_t e = 0; e < s->kf.expect_count; e++) {
+		const struct kf_expect *x = &s->kf.expects[e];
+		char name[48];
+		size_t k = 0;
+		bool found = false;
+
+		for (size_t i = 0; i < s->spec_count && !found; i++) {
+			if (!s->specs[i].out)
+				continue;
+			if (k++ == x->k) {
+				found = true;
+				if (!check_validate(s->specs[i].type, x->values, x->count, err,
+						    sizeof(err)))
+					return report_usage("%s:%d: %s: %s", s->kf.path, x->line,
+							   expect_name(x, name, sizeof(name)), err);
 			}
-			if (!found)
-				return report_usage("%s:%d: %s, but there %s only %zu out: argument%s",
-						   s->kf.path, x->line, expect_name(x, name, sizeof(name)), out_count == 1 ? "is" : "are",
-						   out_count, out_count == 1 ? "" : "s");
 		}
+		if (!found)
+			return report_usage("%s:%d: %s, but there %s only %zu out: argument%s",
+					   s->kf.path, x->line, expect_name(x, name, sizeof(name)),
+					   s->out_count == 1 ? "is" : "are", s->out_count,
+					   s->out_count == 1 ? "" : "s");
 	}
-	/* The engine. */
+	return 0;
+}
+
+/* The engine, its backend and warp width, against -w and --check. */
+static int
+run_engine(struct run_state *s)
+{
+	struct options *o = &s->merged;
+	clwarp_engine_options eo;
+	clwarp_status status;
+
 	options_engine(o, &eo, o->device);
 	status = clwarp_engine_new(&eo, &s->engine);
 	if (status != CLWARP_OK)
 		return report_library_error("cannot open a device", status);
-	status = clwarp_engine_backend(s->engine, &backend, &warp);
+	status = clwarp_engine_backend(s->engine, &s->backend, &s->warp);
 	if (status == CLWARP_OK)
-		status = clwarp_engine_backend_native(s->engine, &native);
+		status = clwarp_engine_backend_native(s->engine, &s->native);
 	if (status != CLWARP_OK)
 		return report_library_error("no warp backend", status);
 	/* -w sets the local backend's width; on a native backend it would be
 	 * silently ignored and the results would be for another width. */
-	if (o->warp_size && o->warp_size != warp)
+	if (o->warp_size && o->warp_size != s->warp)
 		return report_usage("-w %u: the %s backend runs warps of %u; add -b local to emulate width %u",
-				   o->warp_size, clwarp_backend_name(backend), warp, o->warp_size);
+				   o->warp_size, clwarp_backend_name(s->backend), s->warp, o->warp_size);
 	/* Expect lines for other widths only are no check of this run. */
 	if (o->check) {
-		for (size_t k = 0; k < out_count; k++) {
+		for (size_t k = 0; k < s->out_count; k++) {
 			char widths[64];
 
 			if (!kernel_file_expects(&s->kf, (unsigned)k) ||
-			    kernel_file_expect(&s->kf, (unsigned)k, warp))
+			    kernel_file_expect(&s->kf, (unsigned)k, s->warp))
 				continue;
 			kernel_file_expect_widths(&s->kf, (unsigned)k, widths, sizeof(widths));
 			return report_usage("--check: %s has expect[%zu] lines for warp width%s %s only, none for this run's width %u (add '//! expect[%zu]@%u:' or a line without @W)",
-					   s->kf.path, k, strchr(widths, ',') ? "s" : "", widths, warp,
-					   k, warp);
+					   s->kf.path, k, strchr(widths, ',') ? "s" : "", widths, s->warp,
+					   k, s->warp);
 		}
 	}
-	dev = clwarp_engine_device_info(s->engine);
+	s->dev = clwarp_engine_device_info(s->engine);
+	return 0;
+}
 
-	/* Sizes against the device, then host memory. */
+/* Sizes against the device, then host memory, filled from the SPECs. */
+static int
+run_host_buffers(struct run_state *s)
+{
+	char err[1024];
+
 	for (size_t i = 0; i < s->spec_count; i++) {
 		const struct argspec *a = &s->specs[i];
 
-		if (a->kind == ARGSPEC_BUFFER && a->bytes > dev->max_alloc_size) {
+		if (a->kind == ARGSPEC_BUFFER && a->bytes > s->dev->max_alloc_size) {
 			report_error("argument %zu ('%s'): %zu bytes exceed the device's largest buffer (%llu bytes)",
-				  i, a->text, a->bytes, (unsigned long long)dev->max_alloc_size);
+				  i, a->text, a->bytes, (unsigned long long)s->dev->max_alloc_size);
 			return EXIT_RUNTIME;
 		}
-		if (a->kind == ARGSPEC_LOCAL && a->bytes > dev->local_mem_size) {
+		if (a->kind == ARGSPEC_LOCAL && a->bytes > s->dev->local_mem_size) {
 			report_error("argument %zu ('%s'): %zu bytes exceed the device's local memory (%llu bytes)",
-				  i, a->text, a->bytes, (unsigned long long)dev->local_mem_size);
+				  i, a->text, a->bytes, (unsigned long long)s->dev->local_mem_size);
 			return EXIT_RUNTIME;
 		}
 	}
@@ -272,23 +311,23 @@ run(struct run_state *s, int argc, char **argv)
 		if (!argspec_fill(a, s->host[i], err, sizeof(err)))
 			return report_usage("%s", err);
 	}
+	return 0;
+}
 
-	/* Build. The library asks for argument info (-cl-kernel-arg-info),
-	 * which the argument checks (argcheck.c) read and Intel's runtime
-	 * gives only when asked; not on NVIDIA for a program with a kernel
-	 * of no parameters, whose compiler then fails (src/program.c). */
-	s->build_options = options_build_string(o, "");
-	if (!s->build_options) {
-		report_error("out of memory");
-		return EXIT_RUNTIME;
-	}
-build:
+/* The program, built from the kernel file with s->build_options. */
+static int
+run_build(struct run_state *s, clwarp_program **prog)
+{
+	const struct options *o = &s->merged;
+	clwarp_status status;
+	char *driver_output = NULL;
+
 	if (o->verbose) {
 		/* the driver's output as it happens, among the library's debug log */
-		status = clwarp_program_build_file(s->engine, s->kf.path, s->build_options, &prog,
+		status = clwarp_program_build_file(s->engine, s->kf.path, s->build_options, prog,
 						   &s->info);
 	} else {
-		status = build_step(s->engine, s->kf.path, s->build_options, &prog, &s->info,
+		status = build_step(s->engine, s->kf.path, s->build_options, prog, &s->info,
 				    &driver_output);
 	}
 	if (status != CLWARP_OK) {
@@ -298,9 +337,18 @@ build:
 		return EXIT_RUNTIME;
 	}
 	free(driver_output);
+	return 0;
+}
 
-	/* The kernel. */
+/* The kernel of the program that -k names, or its only one, in s->kernel. */
+static int
+run_pick_kernel(struct run_state *s, clwarp_program *prog)
+{
+	const struct options *o = &s->merged;
+	char err[1024];
+	clwarp_status status;
 	size_t kcount = clwarp_program_kernel_count(prog);
+
 	if (kcount == 0)
 		return report_usage("%s defines no kernel", s->kf.path);
 	if (o->kernel) {
@@ -312,51 +360,102 @@ build:
 			kernel_names(prog, err, sizeof(err));
 			return report_usage("%s has no kernel '%s'; it has: %s", s->kf.path, o->kernel, err);
 		}
-		kname = o->kernel;
+		s->kname = o->kernel;
 	} else if (kcount > 1) {
 		kernel_names(prog, err, sizeof(err));
 		return report_usage("%s has %zu kernels, choose one with -k: %s", s->kf.path, kcount, err);
 	} else {
-		kname = clwarp_program_kernel_name(prog, 0);
+		s->kname = clwarp_program_kernel_name(prog, 0);
 	}
-	status = clwarp_program_kernel(prog, kname, &s->kernel);
+	status = clwarp_program_kernel(prog, s->kname, &s->kernel);
 	if (status != CLWARP_OK)
 		return report_library_error("cannot create the kernel", status);
+	return 0;
+}
 
-	unsigned nargs = clwarp_kernel_arg_count(s->kernel);
-	if (nargs != s->spec_count)
-		return report_usage("kernel %s takes %u argument%s, but %zu -a %s given", kname, nargs,
-				   nargs == 1 ? "" : "s", s->spec_count, s->spec_count == 1 ? "was" : "were");
-	if (s->info.source == CLWARP_BUILD_DISK_HIT &&
-	    !argcheck_has_types(clwarp_kernel_cl(s->kernel), nargs)) {
+/* A new engine, with the disk cache off, for a build from source. */
+static int
+run_engine_without_cache(struct run_state *s)
+{
+	struct options *o = &s->merged;
+	clwarp_engine_options eo;
+	clwarp_status status;
+
+	clwarp_kernel_free(s->kernel);
+	s->kernel = NULL;
+	clwarp_build_info_clear(&s->info);
+	clwarp_engine_free(s->engine);
+	s->engine = NULL;
+	o->no_cache = true;
+	options_engine(o, &eo, o->device);
+	status = clwarp_engine_new(&eo, &s->engine);
+	if (status != CLWARP_OK)
+		return report_library_error("cannot open a device", status);
+	s->dev = clwarp_engine_device_info(s->engine);
+	return 0;
+}
+
+/* Build, pick the kernel, and check the arguments against its
+ * parameters. The library asks for argument info (-cl-kernel-arg-info),
+ * which the argument checks (argcheck.c) read and Intel's runtime gives
+ * only when asked; not on NVIDIA for a program with a kernel of no
+ * parameters, whose compiler then fails (src/program.c). */
+static int
+run_kernel(struct run_state *s)
+{
+	char err[1024];
+	int rc;
+
+	s->build_options = options_build_string(&s->merged, "");
+	if (!s->build_options) {
+		report_error("out of memory");
+		return EXIT_RUNTIME;
+	}
+	for (;;) {
+		clwarp_program *prog = NULL;
+
+		rc = run_build(s, &prog);
+		if (!rc)
+			rc = run_pick_kernel(s, prog);
+		if (rc)
+			return rc;
+		s->nargs = clwarp_kernel_arg_count(s->kernel);
+		if (s->nargs != s->spec_count)
+			return report_usage("kernel %s takes %u argument%s, but %zu -a %s given", s->kname,
+					   s->nargs, s->nargs == 1 ? "" : "s", s->spec_count,
+					   s->spec_count == 1 ? "was" : "were");
+		if (s->info.source != CLWARP_BUILD_DISK_HIT ||
+		    argcheck_has_types(clwarp_kernel_cl(s->kernel), s->nargs))
+			break;
 		/* A binary from the disk cache without the parameters' types
 		 * (Intel's runtime keeps none in one): build from source, with
 		 * the disk cache off, so that the arguments can be checked. */
-		clwarp_kernel_free(s->kernel);
-		s->kernel = NULL;
-		clwarp_build_info_clear(&s->info);
-		clwarp_engine_free(s->engine);
-		s->engine = NULL;
-		o->no_cache = true;
-		options_engine(o, &eo, o->device);
-		status = clwarp_engine_new(&eo, &s->engine);
-		if (status != CLWARP_OK)
-			return report_library_error("cannot open a device", status);
-		dev = clwarp_engine_device_info(s->engine);
-		goto build;
+		rc = run_engine_without_cache(s);
+		if (rc)
+			return rc;
 	}
-	for (unsigned i = 0; i < nargs; i++) {
-		if (!argcheck(clwarp_kernel_cl(s->kernel), kname, i, &s->specs[i], err, sizeof(err)))
+	for (unsigned i = 0; i < s->nargs; i++) {
+		if (!argcheck(clwarp_kernel_cl(s->kernel), s->kname, i, &s->specs[i], err, sizeof(err)))
 			return report_usage("%s", err);
 	}
+	return 0;
+}
 
-	/* The global and local sizes. */
+/* The global and local sizes, and the warp contract for them. */
+static int
+run_sizes(struct run_state *s)
+{
+	const struct options *o = &s->merged;
+	clwarp_status status;
+
+	for (unsigned d = 0; d < 3; d++)
+		s->global[d] = s->local[d] = 1;
 	if (o->local_set && o->global_set && o->local_dims != o->global_dims)
 		return report_usage("the local size has %u dimension%s, the global size %u",
 				   o->local_dims, o->local_dims == 1 ? "" : "s", o->global_dims);
 	if (o->global_set) {
-		dims = o->global_dims;
-		memcpy(global, o->global, sizeof(global));
+		s->dims = o->global_dims;
+		memcpy(s->global, o->global, sizeof(s->global));
 	} else {
 		size_t i;
 
@@ -364,41 +463,52 @@ build:
 			;
 		if (i == s->spec_count)
 			return report_usage("no -g given and no buffer argument to take the global size from");
-		dims = o->local_set ? o->local_dims : 1;
-		if (dims != 1)
+		s->dims = o->local_set ? o->local_dims : 1;
+		if (s->dims != 1)
 			return report_usage("a %u-dimensional local size needs -g with as many dimensions",
-					   dims);
-		global[0] = s->specs[i].count;
+					   s->dims);
+		s->global[0] = s->specs[i].count;
 	}
-	has_local = o->local_set;
-	if (has_local) {
-		memcpy(local, o->local, sizeof(local));
-		for (unsigned d = 0; d < dims; d++) {
-			if (global[d] % local[d] != 0)
+	s->has_local = o->local_set;
+	if (s->has_local) {
+		memcpy(s->local, o->local, sizeof(s->local));
+		for (unsigned d = 0; d < s->dims; d++) {
+			if (s->global[d] % s->local[d] != 0)
 				return report_usage("the local size %zu does not divide the global size %zu (dimension %u)",
-						   local[d], global[d], d);
+						   s->local[d], s->global[d], d);
 		}
 	}
 
 	/* The local size and the warp contract. */
-	if (!has_local)
-		has_local = launch_size_default_local(global, dims, warp, dev->max_work_group_size, local);
-	status = clwarp_kernel_warp_info(s->kernel, dims, has_local ? local : NULL, &backend, &warp);
+	if (!s->has_local)
+		s->has_local = launch_size_default_local(s->global, s->dims, s->warp,
+							 s->dev->max_work_group_size, s->local);
+	status = clwarp_kernel_warp_info(s->kernel, s->dims, s->has_local ? s->local : NULL,
+					 &s->backend, &s->warp);
 	if (status != CLWARP_OK)
 		return report_library_error("cannot launch", status);
+	return 0;
+}
 
-	/* Device buffers, each with its guard zone, and arguments. */
+/* Device buffers, each with its guard zone, and the kernel's arguments. */
+static int
+run_set_args(struct run_state *s)
+{
+	char err[1024];
+	clwarp_status status;
+	int rc;
 	size_t work_items = 1;
-	for (unsigned d = 0; d < dims; d++)
-		work_items *= global[d];
-	for (unsigned i = 0; i < nargs; i++) {
+
+	for (unsigned d = 0; d < s->dims; d++)
+		work_items *= s->global[d];
+	for (unsigned i = 0; i < s->nargs; i++) {
 		const struct argspec *a = &s->specs[i];
 
 		if (a->kind == ARGSPEC_BUFFER) {
 			/* Under Oclgrind (--sanitize) the buffers keep their
 			 * real size: Oclgrind reports a write past it. */
 			s->guards[i] = sanitize_is_child() ? 0 : guard_size(a, work_items,
-									       dev->max_alloc_size);
+									       s->dev->max_alloc_size);
 			rc = guard_buffer_new(s->engine, i, a, s->guards[i], &s->host[i], &s->mems[i]);
 			if (rc)
 				return rc;
@@ -416,54 +526,75 @@ build:
 			return report_library_error(err, status);
 		}
 	}
+	return 0;
+}
 
-	/* Launch. */
-	unsigned runs = o->repeat ? o->repeat : 1;
+/* The time of run @p r, from its profiled event (released here). */
+static int
+run_time(struct run_state *s, cl_event ev, unsigned r)
+{
+	cl_ulong start = 0, end = 0;
+	cl_int e = clWaitForEvents(1, &ev);
+
+	if (e == CL_SUCCESS)
+		e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL);
+	if (e == CL_SUCCESS)
+		e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL);
+	clReleaseEvent(ev);
+	if (e != CL_SUCCESS) {
+		report_error("kernel %s failed or has no profiling times: %s", s->kname,
+			  clwarp_cl_error_to_str(e));
+		return EXIT_RUNTIME;
+	}
+	s->times[r] = end > start ? end - start : 0;
+	return 0;
+}
+
+/* Launch, once or --repeat times, each from the same inputs. */
+static int
+run_launch(struct run_state *s)
+{
+	const struct options *o = &s->merged;
+	clwarp_status status;
+	int rc;
+
+	s->runs = o->repeat ? o->repeat : 1;
 	if (o->repeat) {
-		s->times = calloc(runs, sizeof(uint64_t));
+		s->times = calloc(s->runs, sizeof(uint64_t));
 		if (!s->times) {
 			report_error("out of memory");
 			return EXIT_RUNTIME;
 		}
 	}
-	for (unsigned r = 0; r < runs; r++) {
+	for (unsigned r = 0; r < s->runs; r++) {
 		cl_event ev = NULL;
 
 		/* Every run starts from the same inputs. */
-		for (unsigned i = 0; r > 0 && i < nargs; i++) {
+		for (unsigned i = 0; r > 0 && i < s->nargs; i++) {
 			if (s->specs[i].kind != ARGSPEC_BUFFER)
 				continue;
 			status = clwarp_buffer_write(s->engine, s->mems[i], 0, s->specs[i].bytes, s->host[i]);
 			if (status != CLWARP_OK)
 				return report_library_error("cannot reset a buffer", status);
 		}
-		status = clwarp_kernel_launch(s->kernel, dims, global, has_local ? local : NULL,
+		status = clwarp_kernel_launch(s->kernel, s->dims, s->global, s->has_local ? s->local : NULL,
 					      o->repeat ? &ev : NULL);
 		if (status != CLWARP_OK)
 			return report_library_error("launch failed", status);
-		if (ev) {
-			cl_ulong start = 0, end = 0;
-			cl_int e = clWaitForEvents(1, &ev);
-
-			if (e == CL_SUCCESS)
-				e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL);
-			if (e == CL_SUCCESS)
-				e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL);
-			clReleaseEvent(ev);
-			if (e != CL_SUCCESS) {
-				report_error("kernel %s failed or has no profiling times: %s", kname,
-					  clwarp_cl_error_to_str(e));
-				return EXIT_RUNTIME;
-			}
-			s->times[r] = end > start ? end - start : 0;
-		}
+		if (ev && (rc = run_time(s, ev, r)))
+			return rc;
 	}
+	return 0;
+}
 
-	/* Read back, and check every guard zone: a write past the end of
-	 * any buffer fails the run. */
-	size_t nout = 0;
-	int overflow = 0;
-	for (unsigned i = 0; i < nargs; i++) {
+/* Read back, and check every guard zone: a write past the end of any
+ * buffer fails the run. Then --check's comparisons. */
+static int
+run_read_back(struct run_state *s)
+{
+	int rc, overflow = 0;
+
+	for (unsigned i = 0; i < s->nargs; i++) {
 		const struct argspec *a = &s->specs[i];
 
 		if (a->kind != ARGSPEC_BUFFER)
@@ -475,43 +606,51 @@ build:
 			return rc;
 		if (!a->out)
 			continue;
-		s->outs[nout].arg = i;
-		s->outs[nout].type = a->type;
-		s->outs[nout].count = a->count;
-		s->outs[nout].data = s->host[i];
-		nout++;
+		s->outs[s->nout].arg = i;
+		s->outs[s->nout].type = a->type;
+		s->outs[s->nout].count = a->count;
+		s->outs[s->nout].data = s->host[i];
+		s->nout++;
 	}
 	if (overflow)
 		return overflow;
-	if (o->check) {
-		for (size_t k = 0; k < nout; k++) {
-			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k, warp);
+	if (s->merged.check) {
+		for (size_t k = 0; k < s->nout; k++) {
+			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k, s->warp);
 
 			if (x)
 				check_compare(&s->report, s->outs[k].type, s->outs[k].data, s->outs[k].count,
 					      s->outs[k].arg, x->values, x->count);
 		}
 	}
+	return 0;
+}
 
-	/* Report. */
+/* The report, as text or JSON, and the check's verdict. */
+static int
+run_output(struct run_state *s)
+{
+	const struct options *o = &s->merged;
 	struct run_report rep = {
-		.device = dev->name,
-		.platform = dev->platform_name,
-		.backend = clwarp_backend_name(backend),
-		.warp_size = warp,
-		.native_width = native != 0,
-		.kernel = kname,
-		.dims = dims,
-		.has_local = has_local,
+		.device = s->dev->name,
+		.platform = s->dev->platform_name,
+		.backend = clwarp_backend_name(s->backend),
+		.warp_size = s->warp,
+		.native_width = s->native != 0,
+		.kernel = s->kname,
+		.dims = s->dims,
+		.has_local = s->has_local,
 		.build_source = clwarp_build_source_name(s->info.source),
 		.build_ms = s->info.milliseconds,
 		.buffers = s->outs,
-		.buffer_count = nout,
+		.buffer_count = s->nout,
 		.has_check = o->check,
 		.check = &s->report,
 	};
-	memcpy(rep.global, global, sizeof(global));
-	memcpy(rep.local, local, sizeof(local));
+	unsigned runs = s->runs;
+
+	memcpy(rep.global, s->global, sizeof(s->global));
+	memcpy(rep.local, s->local, sizeof(s->local));
 	if (o->repeat) {
 		qsort(s->times, runs, sizeof(uint64_t), compare_u64);
 		rep.runs = runs;
@@ -535,6 +674,25 @@ build:
 		return EXIT_RUNTIME;
 	}
 	return 0;
+}
+
+static int
+run(struct run_state *s, int argc, char **argv)
+{
+	bool done;
+	int rc = run_options(s, argc, argv, &done);
+
+	if (done)
+		return rc;
+	if ((rc = run_args(s)))
+		return rc;
+	if (s->merged.check && (rc = run_check_expects(s)))
+		return rc;
+	if ((rc = run_engine(s)) || (rc = run_host_buffers(s)) || (rc = run_kernel(s)) ||
+	    (rc = run_sizes(s)) || (rc = run_set_args(s)) || (rc = run_launch(s)) ||
+	    (rc = run_read_back(s)))
+		return rc;
+	return run_output(s);
 }
 
 int

@@ -133,14 +133,11 @@ fail:
 	return NULL;
 }
 
+/* An expect line's "[K]@W:" (both optional) at @p p: K, W, and *rest after the ':'. */
 static int
-parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size_t errlen)
+expect_head(const struct kernel_file *kf, const char *p, int line, unsigned long *k,
+	    unsigned long *width, const char **rest, char *err, size_t errlen)
 {
-	unsigned long k = 0, width = 0;
-	const char *p = rest;
-	struct kf_expect *e;
-	char *copy, *tok, *save = NULL;
-
 	if (*p == '[') {
 		char *end;
 
@@ -149,8 +146,8 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 			snprintf(err, errlen, "%s:%d: expected a number in expect[K]", kf->path, line);
 			return 2;
 		}
-		k = strtoul(p + 1, &end, 10);
-		if (errno || *end != ']' || k > 1u << 20) {
+		*k = strtoul(p + 1, &end, 10);
+		if (errno || *end != ']' || *k > 1u << 20) {
 			snprintf(err, errlen, "%s:%d: malformed expect[K]", kf->path, line);
 			return 2;
 		}
@@ -166,8 +163,8 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 				 kf->path, line);
 			return 2;
 		}
-		width = strtoul(p + 1, &end, 10);
-		if (errno || width < 1 || width > 64 || (width & (width - 1))) {
+		*width = strtoul(p + 1, &end, 10);
+		if (errno || *width < 1 || *width > 64 || (*width & (*width - 1))) {
 			snprintf(err, errlen,
 				 "%s:%d: bad warp width '@%.*s' in expect[K]@W (expected a power of two from 1 to 64)",
 				 kf->path, line, (int)(end - p - 1 > 20 ? 20 : end - p - 1), p + 1);
@@ -180,7 +177,44 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 			 line);
 		return 2;
 	}
-	p++;
+	*rest = p + 1;
+	return 0;
+}
+
+/* The values of expect line @p e, from @p text. */
+static bool
+expect_values(struct kf_expect *e, const char *text)
+{
+	char *copy = strdup(text), *tok, *save = NULL;
+
+	if (!copy)
+		return false;
+	for (tok = strtok_r(copy, " \t\r,", &save); tok; tok = strtok_r(NULL, " \t\r,", &save)) {
+		char **v = realloc(e->values, (e->count + 1) * sizeof(char *));
+
+		if (!v || !(v[e->count] = strdup(tok))) {
+			if (v)
+				e->values = v;
+			free(copy);
+			return false;
+		}
+		e->values = v;
+		e->count++;
+	}
+	free(copy);
+	return true;
+}
+
+static int
+parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size_t errlen)
+{
+	unsigned long k = 0, width = 0;
+	const char *p;
+	struct kf_expect *e;
+	int rc = expect_head(kf, rest, line, &k, &width, &p, err, errlen);
+
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < kf->expect_count; i++) {
 		if (kf->expects[i].k != k || kf->expects[i].width != width)
 			continue;
@@ -202,22 +236,8 @@ parse_expect(struct kernel_file *kf, const char *rest, int line, char *err, size
 	e->line = line;
 	e->k = (unsigned)k;
 	e->width = (unsigned)width;
-	copy = strdup(p);
-	if (!copy)
+	if (!expect_values(e, p))
 		goto oom;
-	for (tok = strtok_r(copy, " \t\r,", &save); tok; tok = strtok_r(NULL, " \t\r,", &save)) {
-		char **v = realloc(e->values, (e->count + 1) * sizeof(char *));
-
-		if (!v || !(v[e->count] = strdup(tok))) {
-			if (v)
-				e->values = v;
-			free(copy);
-			goto oom;
-		}
-		e->values = v;
-		e->count++;
-	}
-	free(copy);
 	return 0;
 oom:
 	snprintf(err, errlen, "out of memory");

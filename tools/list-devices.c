@@ -32,6 +32,48 @@ device_type_name(cl_device_type t)
 	return "other";
 }
 
+/* What --list-devices says of one device: its warp backend, or why it has none. */
+struct device_row {
+	char spec[64];           /* "P:D", for -d */
+	char cver[64];           /* its OpenCL C version number */
+	clwarp_status status;
+	clwarp_backend backend;
+	unsigned warp;
+	int native;
+	char reason[512];        /* why there is no backend */
+};
+
+/* Row @p i of the listing, as text or JSON. */
+static void
+device_row_print(FILE *out, const struct options *o, const clwarp_device_info *d,
+		 const struct device_row *r, size_t i)
+{
+	if (o->json) {
+		fprintf(out, "%s{\"index\": \"%s\", \"platform_index\": %u, \"device_index\": %u, \"name\": ",
+			i ? ", " : "", r->spec, d->platform_index, d->device_index);
+		output_json_string(out, d->name);
+		fputs(", \"platform\": ", out);
+		output_json_string(out, d->platform_name);
+		fprintf(out, ", \"type\": \"%s\", \"opencl_c\": ", device_type_name(d->type));
+		output_json_string(out, r->cver);
+		if (r->status == CLWARP_OK) {
+			fprintf(out, ", \"backend\": \"%s\", \"warp_size\": %u, \"native_width\": %s}",
+				clwarp_backend_name(r->backend), r->warp, r->native ? "true" : "false");
+		} else {
+			fputs(", \"backend\": null, \"warp_size\": null, \"native_width\": null, \"error\": ", out);
+			output_json_string(out, r->reason);
+			fputc('}', out);
+		}
+	} else {
+		fprintf(out, "%s  %s  (%s, OpenCL C %s)  ", r->spec, d->name, d->platform_name, r->cver);
+		if (r->status == CLWARP_OK)
+			fprintf(out, "backend %s, warp size %u%s\n", clwarp_backend_name(r->backend),
+				r->warp, r->native ? NATIVE_WIDTH_NOTE : "");
+		else
+			fprintf(out, "backend unavailable: %s\n", r->reason);
+	}
+}
+
 int
 list_devices(const struct options *o)
 {
@@ -54,17 +96,13 @@ list_devices(const struct options *o)
 		fputc('[', out);
 	for (size_t i = 0; i < count; i++) {
 		const clwarp_device_info *d = &list[i];
-		char spec[64], cver[64];
+		struct device_row r = { .backend = CLWARP_BACKEND_AUTO };
 		clwarp_engine_options eo;
 		clwarp_engine *engine = NULL;
-		clwarp_backend backend = CLWARP_BACKEND_AUTO;
-		unsigned warp = 0;
-		int native = 0;
-		char reason[512] = "";
 
-		snprintf(spec, sizeof(spec), "%u:%u", d->platform_index, d->device_index);
-		opencl_c_number(d->opencl_c_version, cver, sizeof(cver));
-		options_engine(o, &eo, spec);
+		snprintf(r.spec, sizeof(r.spec), "%u:%u", d->platform_index, d->device_index);
+		opencl_c_number(d->opencl_c_version, r.cver, sizeof(r.cver));
+		options_engine(o, &eo, r.spec);
 		status = clwarp_engine_new(&eo, &engine);
 		if (report_is_environment_error(status)) {
 			fclose(out);
@@ -73,37 +111,15 @@ list_devices(const struct options *o)
 			return report_library_error("listing devices", status);
 		}
 		if (status == CLWARP_OK)
-			status = clwarp_engine_backend(engine, &backend, &warp);
+			status = clwarp_engine_backend(engine, &r.backend, &r.warp);
 		if (status == CLWARP_OK)
-			status = clwarp_engine_backend_native(engine, &native);
+			status = clwarp_engine_backend_native(engine, &r.native);
 		if (status != CLWARP_OK)
-			snprintf(reason, sizeof(reason), "%s",
+			snprintf(r.reason, sizeof(r.reason), "%s",
 				 *clwarp_last_error() ? clwarp_last_error() : clwarp_status_to_str(status));
 		clwarp_engine_free(engine);
-		if (o->json) {
-			fprintf(out, "%s{\"index\": \"%s\", \"platform_index\": %u, \"device_index\": %u, \"name\": ",
-				i ? ", " : "", spec, d->platform_index, d->device_index);
-			output_json_string(out, d->name);
-			fputs(", \"platform\": ", out);
-			output_json_string(out, d->platform_name);
-			fprintf(out, ", \"type\": \"%s\", \"opencl_c\": ", device_type_name(d->type));
-			output_json_string(out, cver);
-			if (status == CLWARP_OK) {
-				fprintf(out, ", \"backend\": \"%s\", \"warp_size\": %u, \"native_width\": %s}",
-					clwarp_backend_name(backend), warp, native ? "true" : "false");
-			} else {
-				fputs(", \"backend\": null, \"warp_size\": null, \"native_width\": null, \"error\": ", out);
-				output_json_string(out, reason);
-				fputc('}', out);
-			}
-		} else {
-			fprintf(out, "%s  %s  (%s, OpenCL C %s)  ", spec, d->name, d->platform_name, cver);
-			if (status == CLWARP_OK)
-				fprintf(out, "backend %s, warp size %u%s\n", clwarp_backend_name(backend),
-					warp, native ? NATIVE_WIDTH_NOTE : "");
-			else
-				fprintf(out, "backend unavailable: %s\n", reason);
-		}
+		r.status = status;
+		device_row_print(out, o, d, &r, i);
 	}
 	if (o->json)
 		fputs("]\n", out);

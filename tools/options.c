@@ -131,11 +131,164 @@ join_path(const char *dir, const char *path)
 
 /* -------------------------------------------------------------- options */
 
+/* -D NAME[=VALUE], as -DNAME[=VALUE] among the build options. */
+static int
+option_define(struct options *o, const char *prefix, const char *arg)
+{
+	size_t len = strlen(arg) + 3;
+	char *frag;
+
+	if (!*arg || arg[0] == '=')
+		return report_usage("%s-D needs NAME[=VALUE]", prefix);
+	frag = malloc(len);
+	if (!frag)
+		return report_usage("out of memory");
+	snprintf(frag, len, "-D%s", arg);
+	bool ok = strvec_push(&o->build, frag);
+	free(frag);
+	if (!ok)
+		return report_usage("out of memory");
+	return 0;
+}
+
+/* -I DIR, which a kernel file's //! run: line names from the file's folder. */
+static int
+option_include_dir(struct options *o, const char *where, const char *base_dir, const char *arg)
+{
+	char *dir = where ? join_path(base_dir, arg) : strdup(arg);
+	char *frag;
+	size_t len;
+
+	if (!dir)
+		return report_usage("out of memory");
+	len = strlen(dir) + 4;
+	frag = malloc(len);
+	if (!frag) {
+		free(dir);
+		return report_usage("out of memory");
+	}
+	snprintf(frag, len, "-I %s", dir);
+	bool ok = strvec_push(&o->build, frag);
+	free(frag);
+	free(dir);
+	if (!ok)
+		return report_usage("out of memory");
+	return 0;
+}
+
+/* One option that takes a value (optarg); -1 where c is none of them. */
+static int
+option_with_value(struct options *o, int c, const char *prefix, const char *where,
+		  const char *base_dir)
+{
+	char why[160];
+	unsigned long long v;
+
+	switch (c) {
+	case 'k':
+		o->kernel = optarg;
+		break;
+	case 'd':
+		o->device = optarg;
+		break;
+	case 'g':
+		if (!launch_size_parse(optarg, o->global, &o->global_dims, why, sizeof(why)))
+			return report_usage("%sbad global size '%s' (%s)", prefix, optarg, why);
+		o->global_set = true;
+		break;
+	case 'l':
+		if (!launch_size_parse(optarg, o->local, &o->local_dims, why, sizeof(why)))
+			return report_usage("%sbad local size '%s' (%s)", prefix, optarg, why);
+		o->local_set = true;
+		break;
+	case 'a':
+		if (!strvec_push(&o->args, optarg))
+			return report_usage("out of memory");
+		break;
+	case 'b':
+		if (clwarp_backend_from_name(optarg, &o->backend) != CLWARP_OK)
+			return report_usage("%sunknown backend '%s' (expected auto, khr, intel, nv or local)",
+					   prefix, optarg);
+		o->backend_set = true;
+		break;
+	case 'w':
+		if (!launch_size_count(optarg, 64, &v) || (v & (v - 1)) != 0)
+			return report_usage("%sbad warp size '%s' (expected a power of two from 1 to 64)",
+					   prefix, optarg);
+		o->warp_size = (unsigned)v;
+		break;
+	case 'D':
+		return option_define(o, prefix, optarg);
+	case 'I':
+		return option_include_dir(o, where, base_dir, optarg);
+	case OPT_BUILD_OPTIONS:
+		if (!strvec_push(&o->build, optarg))
+			return report_usage("out of memory");
+		break;
+	case OPT_REPEAT:
+		if (!launch_size_count(optarg, 1000000, &v))
+			return report_usage("%sbad --repeat count '%s' (expected 1 to 1000000)", prefix,
+					   optarg);
+		o->repeat = (unsigned)v;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* One option without a value, or one that getopt_long refused. */
+static int
+option_without_value(struct options *o, int c, char **argv, const char *prefix, const char *where)
+{
+	switch (c) {
+	case OPT_LIST_DEVICES:
+	case 'h':
+	case OPT_VERSION:
+		if (where)
+			return report_usage("%s%s is not allowed in a kernel file", prefix,
+					   argv[optind - 1]);
+		if (c == 'h')
+			o->help = true;
+		else if (c == OPT_VERSION)
+			o->version = true;
+		else
+			o->list_devices = true;
+		break;
+	case OPT_NO_CACHE:
+		o->no_cache = true;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_CHECK:
+		o->check = true;
+		break;
+	case OPT_SANITIZE:
+		o->sanitize = true;
+		break;
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'v':
+		o->verbose = true;
+		break;
+	case ':':
+		if (optopt && optopt < 256)
+			return report_usage("%soption '-%c' needs a value", prefix, optopt);
+		return report_usage("%soption '%s' needs a value", prefix, argv[optind - 1]);
+	default:
+		if (optopt && optopt < 256)
+			return report_usage("%sunknown option '-%c'", prefix, optopt);
+		return report_usage("%sunknown option '%s'", prefix, argv[optind - 1]);
+	}
+	return 0;
+}
+
 int
 options_parse(int argc, char **argv, struct options *o, const char *where, const char *base_dir)
 {
 	char prefix[512] = "";
-	char why[160];
 	int c;
 
 	if (where)
@@ -143,128 +296,12 @@ options_parse(int argc, char **argv, struct options *o, const char *where, const
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":k:d:g:l:a:b:w:D:I:qvh", long_options, NULL)) != -1) {
-		unsigned long long v;
+		int rc = option_with_value(o, c, prefix, where, base_dir);
 
-		switch (c) {
-		case 'k':
-			o->kernel = optarg;
-			break;
-		case 'd':
-			o->device = optarg;
-			break;
-		case 'g':
-			if (!launch_size_parse(optarg, o->global, &o->global_dims, why, sizeof(why)))
-				return report_usage("%sbad global size '%s' (%s)", prefix, optarg, why);
-			o->global_set = true;
-			break;
-		case 'l':
-			if (!launch_size_parse(optarg, o->local, &o->local_dims, why, sizeof(why)))
-				return report_usage("%sbad local size '%s' (%s)", prefix, optarg, why);
-			o->local_set = true;
-			break;
-		case 'a':
-			if (!strvec_push(&o->args, optarg))
-				return report_usage("out of memory");
-			break;
-		case 'b':
-			if (clwarp_backend_from_name(optarg, &o->backend) != CLWARP_OK)
-				return report_usage("%sunknown backend '%s' (expected auto, khr, intel, nv or local)",
-						   prefix, optarg);
-			o->backend_set = true;
-			break;
-		case 'w':
-			if (!launch_size_count(optarg, 64, &v) || (v & (v - 1)) != 0)
-				return report_usage("%sbad warp size '%s' (expected a power of two from 1 to 64)",
-						   prefix, optarg);
-			o->warp_size = (unsigned)v;
-			break;
-		case 'D': {
-			size_t len = strlen(optarg) + 3;
-			char *frag;
-
-			if (!*optarg || optarg[0] == '=')
-				return report_usage("%s-D needs NAME[=VALUE]", prefix);
-			frag = malloc(len);
-			if (!frag)
-				return report_usage("out of memory");
-			snprintf(frag, len, "-D%s", optarg);
-			bool ok = strvec_push(&o->build, frag);
-			free(frag);
-			if (!ok)
-				return report_usage("out of memory");
-			break;
-		}
-		case 'I': {
-			char *dir = where ? join_path(base_dir, optarg) : strdup(optarg);
-			char *frag;
-			size_t len;
-
-			if (!dir)
-				return report_usage("out of memory");
-			len = strlen(dir) + 4;
-			frag = malloc(len);
-			if (!frag) {
-				free(dir);
-				return report_usage("out of memory");
-			}
-			snprintf(frag, len, "-I %s", dir);
-			bool ok = strvec_push(&o->build, frag);
-			free(frag);
-			free(dir);
-			if (!ok)
-				return report_usage("out of memory");
-			break;
-		}
-		case OPT_BUILD_OPTIONS:
-			if (!strvec_push(&o->build, optarg))
-				return report_usage("out of memory");
-			break;
-		case OPT_REPEAT:
-			if (!launch_size_count(optarg, 1000000, &v))
-				return report_usage("%sbad --repeat count '%s' (expected 1 to 1000000)", prefix,
-						   optarg);
-			o->repeat = (unsigned)v;
-			break;
-		case OPT_LIST_DEVICES:
-		case 'h':
-		case OPT_VERSION:
-			if (where)
-				return report_usage("%s%s is not allowed in a kernel file", prefix,
-						   argv[optind - 1]);
-			if (c == 'h')
-				o->help = true;
-			else if (c == OPT_VERSION)
-				o->version = true;
-			else
-				o->list_devices = true;
-			break;
-		case OPT_NO_CACHE:
-			o->no_cache = true;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_CHECK:
-			o->check = true;
-			break;
-		case OPT_SANITIZE:
-			o->sanitize = true;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'v':
-			o->verbose = true;
-			break;
-		case ':':
-			if (optopt && optopt < 256)
-				return report_usage("%soption '-%c' needs a value", prefix, optopt);
-			return report_usage("%soption '%s' needs a value", prefix, argv[optind - 1]);
-		default:
-			if (optopt && optopt < 256)
-				return report_usage("%sunknown option '-%c'", prefix, optopt);
-			return report_usage("%sunknown option '%s'", prefix, argv[optind - 1]);
-		}
+		if (rc < 0)
+			rc = option_without_value(o, c, argv, prefix, where);
+		if (rc)
+			return rc;
 	}
 	if (optind < argc) {
 		if (where)

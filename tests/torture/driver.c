@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "diskcache.h"
+#include "diskcache_evict.h"
 #include "driver.h"
 #include "../test-env.h"
 

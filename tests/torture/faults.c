@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "diskcache.h"
+#include "diskcache_evict.h"
 #include "driver.h"
 
 /* The tmpfs of MODE_FULL, and how much of it is left free (at random). */
