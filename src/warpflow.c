@@ -371,7 +371,9 @@ put_loop_test(struct flow *f, struct strbuf *sb, size_t ca, size_t cb, unsigned 
 
 	strbuf_printf(sb, ON " = __clwarp_b%u && " LIVE "; ", id);
 	flow_put_hoists(f, sb, hs, nh);
-	strbuf_printf(sb, "if (" ON ") __clwarp_b%u = (", id);
+	/* Where the flag is clear (a return), the loop is over for that
+	 * work-item: it must not keep the others going. */
+	strbuf_printf(sb, "__clwarp_b%u = " ON " && (", id);
 	if (ca <= cb)
 		flow_compose(f, sb, ca, cb, hs, nh, NULL, 0);
 	else

@@ -24,7 +24,8 @@ step_intel() {
 	local t=$SECONDS rc=0
 	# The automatic backend: intel at width 16 (test-warp checks it), at the
 	# reduced sizes (CLWARP_TEST_QUICK): the engine, warp conformance (with
-	# <clwarp/cuda.h>'s table), clwarp-run, examples, thread, bad-input and
+	# <clwarp/cuda.h>'s table), clwarp-run, examples, the CUDA-style corpus
+	# (with the local backend at W = 8, 16, 32 too), thread, bad-input and
 	# look-back stress (48 calls, 44 s here) suites in full. Left out:
 	# unit (no device), torture (the test step runs it; it exercises the
 	# disk cache, not the device), multidevice (the group suites want two
@@ -33,7 +34,7 @@ step_intel() {
 	in_intel env CLWARP_TEST_EXPECT_BACKEND=intel CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 \
 		engine program launch width cache buildmemo bad-input \
-		warp warp-ops warp-sort cuda cli examples threads lookback-stress || rc=1
+		warp warp-ops warp-sort cuda cli examples corpus threads lookback-stress || rc=1
 	echo "Intel, intel backend (W = 16): $((SECONDS - t)) s"; t=$SECONDS
 	# The algorithms, runs, histogram and sort on the intel backend, every
 	# check at the reduced sizes (250 s here with warm caches, 2026-11-26;
@@ -43,13 +44,13 @@ step_intel() {
 		algorithms runs histogram sort || rc=1
 	echo "Intel, algorithms: $((SECONDS - t)) s"; t=$SECONDS
 	# khr pinned to 32 (intel_reqd_sub_group_size(32)): every primitive and
-	# type (test-warp), the width checks, and <clwarp/cuda.h> (its block
-	# votes take the hidden scratch only on khr and intel). warp-ops and warp-sort at 32
+	# type (test-warp), the width checks, <clwarp/cuda.h> (its block
+	# votes take the hidden scratch only on khr and intel) and the corpus. warp-ops and warp-sort at 32
 	# took 225 s cold here (2026-11-26) and passed; the intel backend runs
 	# them above, and PoCL 6.0 runs them pinned to 32 in the trixie step.
 	in_intel env CLWARP_BACKEND=khr CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 \
-		warp width cuda || rc=1
+		warp width cuda corpus || rc=1
 	echo "Intel, khr backend (W = 32): $((SECONDS - t)) s"; t=$SECONDS
 	# The local backend: its warps are linear whatever the runtime's
 	# sub-groups, so it never refuses a 2-D shape. The warp suite checks
