@@ -128,7 +128,9 @@ kernel void broken(global int *x)
 __global__ void stdint_params(global int64_t *o, int32_t a, uint64_t b, uint8_t c,
 			      unsigned long long d)
 {
-	o[threadIdx.x] = a * 1000000000LL + (long long)b * 1000 + c + (long long)d * threadIdx.x;
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	o[i] = a * 1000000000LL + (long long)b * 1000 + c + (long long)d * i;
 }
 """,
 }
