@@ -3,8 +3,8 @@
 # the project's working process, in any tracked file outside EXCLUDED. A comment says the fact instead, and where it was
 # measured (a docs page, a bench/results folder). Each hit is printed as
 # file:line. Usage: check-process-words.py SOURCE_ROOT
-# Exit status 77 (Meson's skip) where SOURCE_ROOT is no git checkout, as
-# in a dist tarball: the tracked files are unknown there.
+# Where SOURCE_ROOT is no git checkout (a dist tarball, a copy of the tree)
+# every file under it is read, build folders (a meson-info/ inside) left out.
 # SPDX-License-Identifier: MIT
 import os
 import re
@@ -35,13 +35,22 @@ def left_out(path):
                for e in EXCLUDED + PENDING)
 
 
+def tree_files(root):
+    out = []
+    for top, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git" and
+                   not os.path.exists(os.path.join(top, d, "meson-info"))]
+        out += [os.path.relpath(os.path.join(top, n), root) for n in names]
+    return out
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("CLWARP_SOURCE_ROOT", ".")
-    if not os.path.exists(os.path.join(root, ".git")) or not shutil.which("git"):
-        print("not a git checkout: skipped")
-        return 77
-    files = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
-                           capture_output=True).stdout.decode().split("\0")
+    if os.path.exists(os.path.join(root, ".git")) and shutil.which("git"):
+        files = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
+                               capture_output=True).stdout.decode().split("\0")
+    else:
+        files = tree_files(root)
     hits = 0
     for path in sorted(f for f in files if f and not left_out(f)):
         try:
