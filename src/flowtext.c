@@ -362,7 +362,8 @@ flow_calls(struct flow *f, size_t a, size_t b, size_t *n)
 	for (size_t k = a; k <= b; k++) {
 		if (flow_is_wcall(f, k) && flow_statement_macro(f, k))
 			flow_fail_macro(f, k);
-		if (flow_is_wcall(f, k)) {
+		/* A call whose `(` is never closed is the compiler's to report. */
+		if (flow_is_wcall(f, k) && flow_match(f, k + 1) <= b) {
 			hs[*n].a = k;
 			hs[*n].b = flow_match(f, k + 1);
 			hs[(*n)++].id = f->ids++;

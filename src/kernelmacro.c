@@ -181,10 +181,14 @@ define(struct kernel_macros *m, const char *p, const char *end, bool undef)
 	if (!e || !set_macro(m, e, undef ? TRI_NO : TRI_YES, kind, function_like,
 			     undef ? NULL : body, (size_t)(end - body), where))
 		return false;
-	/* A kernel's name comes out of it: the rewrite expands it (kernelexpand.h). */
-	if (params && e->body && p > params)
+	/* A kernel's name comes out of it: the rewrite expands it (kernelexpand.h).
+	 * A parameter list without its `)` keeps none: the compiler says why. */
+	if (params && e->body && p > params) {
 		e->params = strndup(params, (size_t)(p - 1 - params));
-	return !params || !e->body || e->params;
+		if (!e->params)
+			return false;
+	}
+	return true;
 }
 
 /* `#ifdef`, `#ifndef` (negate) and `#elifdef`, `#elifndef`: is the name at p defined? */

@@ -695,6 +695,14 @@ warpflow_rewrite(struct strbuf *text, const char *name)
 
 	if (wc_start(&c, text, name, WARPCTX_LOCAL))
 		wc_analyse(&c);
+	/* Three empty tokens at the end of the text: a look at t[k + 1] or
+	 * t[k + 2], or at the `)` that an unclosed `(` never gets (ws_match
+	 * gives n), stays inside the array. */
+	for (size_t i = 0; i < 3 && !c.failed; i++) {
+		if (ws_grow(&c, (void **)&c.top.v, c.top.n + i, &c.top.cap, sizeof(*c.top.v)))
+			c.top.v[c.top.n + i] = (struct tok){ .off = (uint32_t)text->len, .sym = -1,
+							     .macro = -1, .kind = T_OTHER };
+	}
 	f.c = &c;
 	f.t = c.top.v;
 	f.n = c.top.n;

@@ -97,6 +97,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rewrite.add_scratch_arg = data[0] & 1;
 	rewrite.scratch_for_block_sync = data[0] & 4;
 	rewrite.reqd_sub_group_size = data[0] & 2 ? 32 : 0;
+	rewrite.barrier_warps = data[0] & 8;
 	n = fuzz_split(data + 1, size - 1, 0x01, part, len, PARTS);
 	for (size_t i = 1; i < n; i++) {
 		if (len[i] > INCLUDE_MAX)
