@@ -50,53 +50,7 @@ static const char *const bit_names[BIT_FIELDS] = {
 	"warp_any(p, w)", "warp_none(p, w)", "warp_match_any(q)", "warp_match_all(q)", "warp_none(p)",
 };
 
-static int
-quick(void)
-{
-	const char *q = test_quick_env();
-
-	return q && *q && strcmp(q, "0") != 0;
-}
-
 /* ------------------------------------------------------------ runs */
-
-static char *
-kernel_path(void)
-{
-	char *path = malloc(4096);
-	const char *root = getenv("CLWARP_SOURCE_ROOT");
-
-	snprintf(path, 4096, "%s/tests/warp-ops.cl", root && *root ? root : ".");
-	ck_assert_msg(access(path, R_OK) == 0, "%s not found: set CLWARP_SOURCE_ROOT", path);
-	return path;
-}
-
-/* The default engine, or (backend, warp_size) forced when backend is not
- * AUTO. Never the disk cache: storing a program makes PoCL compile every
- * kernel again for a generic local size, which for these kernels of
- * hundreds of barriers on local costs minutes; the cache has its own tests. */
-static clwarp_engine *
-engine_new(clwarp_backend backend, unsigned warp_size)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-
-	clwarp_engine_options_init(&o);
-	o.backend = backend;
-	o.warp_size = warp_size;
-	o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
-	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
-	return e;
-}
-
-static cl_mem
-buffer(clwarp_engine *e, size_t bytes, const void *data)
-{
-	cl_mem m = NULL;
-
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m));
-	return m;
-}
 
 static int
 type_has_field(unsigned type, unsigned f)
@@ -209,7 +163,7 @@ run_type(clwarp_engine *e, unsigned type, unsigned ncomp, struct tally *tl)
 	const struct conf_type *t = &conf_types[type];
 	clwarp_backend backend;
 	unsigned warp, stride = ncomp == 3 ? 4 : ncomp;
-	char *path = kernel_path();
+	char *path = test_source_path("tests/warp-ops.cl");
 	char options[128], name[16];
 	clwarp_program *prog = NULL;
 	clwarp_kernel *k = NULL;
@@ -252,20 +206,20 @@ run_type(clwarp_engine *e, unsigned type, unsigned ncomp, struct tally *tl)
 		for (size_t i = 0; i < n; i++)
 			for (unsigned c = 0; c < stride; c++)
 				store_one(t, host, i * stride + c, c < ncomp ? inputs[j][c * n + i] : 0);
-		bin[j] = buffer(e, n * slot_bytes, host);
+		bin[j] = test_buffer(e, n * slot_bytes, host);
 		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, j, bin[j]));
 	}
-	bpr = buffer(e, n * 4, in.pr);
-	bargs = buffer(e, n * 16, in.args);
-	bout = buffer(e, n * T_FIELDS * slot_bytes, NULL);
-	bbits = buffer(e, n * BIT_FIELDS * 8, NULL);
+	bpr = test_buffer(e, n * 4, in.pr);
+	bargs = test_buffer(e, n * 16, in.args);
+	bout = test_buffer(e, n * T_FIELDS * slot_bytes, NULL);
+	bbits = test_buffer(e, n * BIT_FIELDS * 8, NULL);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 5, bpr));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 6, bargs));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 9, bout));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 10, bbits));
 
 	for (unsigned width = 1; width <= warp; width *= 2) {
-		if (quick() && width != 1 && width != 4 && width != warp)
+		if (test_quick() && width != 1 && width != 4 && width != warp)
 			continue;
 		in.bsrc = width * 5 + 3;
 		ck_assert_clwarp_ok(clwarp_kernel_set_arg_scalar(k, 7, sizeof(uint32_t), &in.bsrc));
@@ -362,7 +316,7 @@ local_kernel_broken(clwarp_engine *e, clwarp_backend backend, unsigned type, uns
 
 START_TEST(test_widths_operators_match)
 {
-	clwarp_engine *e = engine_new(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = test_engine_no_disk_cache(CLWARP_BACKEND_AUTO, 0);
 	struct tally tl = { 0 };
 	char what[64];
 	clwarp_backend backend;
@@ -395,7 +349,7 @@ START_TEST(test_local_widths)
 		unsigned type, ncomp;
 	} cases[] = { { TYPE_INT, 1 }, { TYPE_DOUBLE, 1 }, { TYPE_CHAR, 1 }, { TYPE_SHORT, 3 } };
 	static const unsigned quick_case[] = { 2, 1, 3 };   /* by width */
-	clwarp_engine *e = engine_new(CLWARP_BACKEND_LOCAL, widths[_i]);
+	clwarp_engine *e = test_engine_no_disk_cache(CLWARP_BACKEND_LOCAL, widths[_i]);
 	clwarp_backend backend;
 	unsigned warp;
 	char what[96], name[16];
@@ -408,7 +362,7 @@ START_TEST(test_local_widths)
 		/* Quick runs: one of the four at each width (W = 1: char, W = 8:
 		 * double, W = 64: short3). Every type runs at the default width,
 		 * and full runs take every case at every width. */
-		if (quick() && k != quick_case[_i])
+		if (test_quick() && k != quick_case[_i])
 			continue;
 		if (!type_supported(e, cases[k].type))
 			continue; /* asked of the device: no fp64 kernels here */
@@ -446,7 +400,7 @@ static const struct {
 
 START_TEST(test_vectors)
 {
-	clwarp_engine *e = engine_new(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = test_engine_no_disk_cache(CLWARP_BACKEND_AUTO, 0);
 	struct tally tl = { 0 };
 	unsigned type = vector_cases[_i].type, ncomp = vector_cases[_i].ncomp;
 	char what[64], name[16];
@@ -458,7 +412,7 @@ START_TEST(test_vectors)
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
 	const char *broken = local_kernel_broken(e, backend, type, ncomp);
 
-	if (!type_supported(e, type) || (quick() && _i >= QUICK_VECTOR_CASES) ||
+	if (!type_supported(e, type) || (test_quick() && _i >= QUICK_VECTOR_CASES) ||
 	    (vector_cases[_i].not_on_local && backend == CLWARP_BACKEND_LOCAL) || broken) {
 		fprintf(stderr, "%s: %s\n", name, !type_supported(e, type)
 			? "the device does not support the type" : broken ? broken

@@ -56,60 +56,14 @@ static const unsigned value_type_of[TYPE_COUNT_ALL] = { TYPE_DOUBLE, TYPE_FLOAT,
 						       TYPE_UCHAR, TYPE_FLOAT, TYPE_SHORT };
 
 static int
-quick(void)
-{
-	const char *q = test_quick_env();
-
-	return q && *q && strcmp(q, "0") != 0;
-}
-
-static int
 quick_level(void)
 {
 	const char *q = test_quick_env();
 
-	return quick() ? atoi(q) : 0;
+	return test_quick() ? atoi(q) : 0;
 }
 
 /* ------------------------------------------------------------ runs */
-
-static char *
-kernel_path(void)
-{
-	char *path = malloc(4096);
-	const char *root = getenv("CLWARP_SOURCE_ROOT");
-
-	snprintf(path, 4096, "%s/tests/warp-sort.cl", root && *root ? root : ".");
-	ck_assert_msg(access(path, R_OK) == 0, "%s not found: set CLWARP_SOURCE_ROOT", path);
-	return path;
-}
-
-/* The default engine, or (backend, warp_size) forced when backend is not
- * AUTO. No disk cache: on PoCL, storing a binary compiles every kernel once
- * more for a generic work-group size, which doubled this test's time, and
- * the cache is not what it tests. */
-static clwarp_engine *
-engine_new(clwarp_backend backend, unsigned warp_size)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-
-	clwarp_engine_options_init(&o);
-	o.backend = backend;
-	o.warp_size = warp_size;
-	o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
-	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
-	return e;
-}
-
-static cl_mem
-buffer(clwarp_engine *e, size_t bytes, const void *data)
-{
-	cl_mem m = NULL;
-
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m));
-	return m;
-}
 
 struct run {
 	const struct conf_type *t, *v;
@@ -246,7 +200,7 @@ run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
 	const clwarp_device_info *info = clwarp_engine_device_info(e);
 	unsigned vtype = value_type_of[type];
 	clwarp_backend backend;
-	char *path = kernel_path();
+	char *path = test_source_path("tests/warp-sort.cl");
 	char options[128];
 	clwarp_program *prog = NULL;
 	static const char *const kernel_names[4] = { "sort_width", "sort_full", "sort_values", "exchange" };
@@ -291,15 +245,15 @@ run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
 	for (size_t i = 0; i < ex_n; i++)
 		rn.ex_in[i] = rng() & mask_of(rn.t);
 	pack(rn.t, rn.keys, n, host);
-	bkeys = buffer(e, n * tsz, host);
+	bkeys = test_buffer(e, n * tsz, host);
 	pack(rn.v, rn.vals, n, host);
-	bvals = buffer(e, n * vsz, host);
+	bvals = test_buffer(e, n * vsz, host);
 	pack(rn.t, rn.ex_in, ex_n, host);
-	bex = buffer(e, ex_n * tsz, host);
-	bkeys_out = buffer(e, n * KEY_FIELDS * tsz, NULL);
-	blanes_out = buffer(e, n * LANE_FIELDS * 4, NULL);
-	bvals_out = buffer(e, n * VAL_FIELDS * vsz, NULL);
-	bex_out = buffer(e, ex_out_n * tsz, NULL);
+	bex = test_buffer(e, ex_n * tsz, host);
+	bkeys_out = test_buffer(e, n * KEY_FIELDS * tsz, NULL);
+	blanes_out = test_buffer(e, n * LANE_FIELDS * 4, NULL);
+	bvals_out = test_buffer(e, n * VAL_FIELDS * vsz, NULL);
+	bex_out = test_buffer(e, ex_out_n * tsz, NULL);
 	for (unsigned j = 0; j < 4; j++) {
 		const cl_mem args[8] = { bkeys, bvals, bex, NULL, bkeys_out, blanes_out, bvals_out, bex_out };
 
@@ -312,7 +266,7 @@ run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
 	for (unsigned width = 1; width <= rn.warp; width *= 2) {
 		/* Quick: widths 1, 4 and W; level 2 (Oclgrind) leaves out 1, where
 		 * no lane talks to another. */
-		if (quick() && width != 1 && width != 4 && width != rn.warp)
+		if (test_quick() && width != 1 && width != 4 && width != rn.warp)
 			continue;
 		if (quick_level() == 2 && width == 1 && rn.warp > 1)
 			continue;
@@ -384,7 +338,7 @@ START_TEST(test_sort_exchange)
 	if (quick_level() >= 1 && (_i == TYPE_UINT || _i == TYPE_ULONG || _i == TYPE_UCHAR ||
 				   _i == TYPE_SHORT))
 		return;
-	e = engine_new(CLWARP_BACKEND_AUTO, 0);
+	e = test_engine_no_disk_cache(CLWARP_BACKEND_AUTO, 0);
 	if ((_i == TYPE_DOUBLE && !clwarp_engine_device_info(e)->has_fp64) ||
 	    (_i == TYPE_HALF && !device_has_fp16(e))) {
 		/* asked of the device: no fp64 (fp16) here, so no double (half) kernels */
@@ -418,7 +372,7 @@ START_TEST(test_local_widths)
 	/* Level 2 (Oclgrind): at width 1 no lane talks to another. */
 	if (quick_level() == 2 && widths[_i] == 1)
 		return;
-	e = engine_new(CLWARP_BACKEND_LOCAL, widths[_i]);
+	e = test_engine_no_disk_cache(CLWARP_BACKEND_LOCAL, widths[_i]);
 
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, &backend, &warp));
 	ck_assert_uint_eq(warp, widths[_i]);
@@ -450,7 +404,7 @@ START_TEST(test_prelude_inclusion)
 {
 	static const char text[] =
 		"kernel void k(global int *a) { size_t i = get_global_id(0); a[i] = SORT_FN(a[i]); }\n";
-	clwarp_engine *e = engine_new(CLWARP_BACKEND_AUTO, 0);
+	clwarp_engine *e = test_engine_no_disk_cache(CLWARP_BACKEND_AUTO, 0);
 	clwarp_program *prog = NULL;
 	clwarp_kernel *k = NULL;
 	clwarp_build_info info;
@@ -472,7 +426,7 @@ START_TEST(test_prelude_inclusion)
 	ck_assert_msg(st == CLWARP_OK, "build: %s\n%.2000s", clwarp_last_error(), info.log ? info.log : "");
 	clwarp_build_info_clear(&info);
 	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
-	buf = buffer(e, n * 4, host);
+	buf = test_buffer(e, n * 4, host);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
 	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &n, &local, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, buf, 0, n * 4, host));

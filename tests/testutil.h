@@ -20,6 +20,50 @@
 #include "clwarp/clwarp.h"
 #include "test-env.h"
 
+/* $CLWARP_SOURCE_ROOT/rel (the source tree, which the meson tests set);
+ * the caller frees the string. */
+static inline char *
+test_source_path(const char *rel)
+{
+	char *path = malloc(4096);
+	const char *root = getenv("CLWARP_SOURCE_ROOT");
+
+	if (!path)
+		abort();
+	snprintf(path, 4096, "%s/%s", root && *root ? root : ".", rel);
+	ck_assert_msg(access(path, R_OK) == 0, "%s not found: set CLWARP_SOURCE_ROOT", path);
+	return path;
+}
+
+/* The default engine, or (backend, warp_size) forced when backend is not
+ * AUTO, without the disk cache: on PoCL, storing a binary compiles every
+ * kernel once more for a generic work-group size, which for kernels of
+ * hundreds of barriers costs minutes, and the cache has its own tests. */
+static inline clwarp_engine *
+test_engine_no_disk_cache(clwarp_backend backend, unsigned warp_size)
+{
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+
+	clwarp_engine_options_init(&o);
+	o.backend = backend;
+	o.warp_size = warp_size;
+	o.flags |= CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_msg(clwarp_engine_new(&o, &e) == CLWARP_OK, "engine: %s", clwarp_last_error());
+	return e;
+}
+
+/* A read-write buffer of bytes, filled from data unless it is NULL. */
+static inline cl_mem
+test_buffer(clwarp_engine *e, size_t bytes, const void *data)
+{
+	cl_mem m = NULL;
+
+	ck_assert_msg(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m) == CLWARP_OK,
+		      "buffer of %zu bytes: %s", bytes, clwarp_last_error());
+	return m;
+}
+
 /* A fresh folder under $CLWARP_TEST_TMPDIR (or /tmp); the caller frees the string. */
 static inline char *
 test_tmpdir(void)
