@@ -46,6 +46,13 @@ bench_now_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Microseconds on the monotonic clock. */
+static inline double
+bench_now_us(void)
+{
+	return bench_now_s() * 1e6;
+}
+
 /* Whether `name` is one of the comma-separated names of `list`. */
 static inline int
 bench_in_list(const char *list, const char *name)

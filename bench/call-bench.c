@@ -32,17 +32,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-util.h"
 #include "clwarp/algorithms.h"
 #include "clwarp/clwarp.h"
-
-static double
-now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
 
 /* What the driver did inside the current call. */
 static struct {
@@ -76,14 +68,14 @@ clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint dim, const size_
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_kernel, cl_uint, const size_t *,
 					  const size_t *, const size_t *, cl_uint,
 					  const cl_event *, cl_event *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueNDRangeKernel");
 	err = next(q, k, dim, offset, global, local, waits, wait_list, event);
 	if (timing)
-		inside.queue_us += now_us() - t0;
+		inside.queue_us += bench_now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -95,14 +87,14 @@ clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer, const void *pattern, size
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_mem, const void *, size_t, size_t,
 					  size_t, cl_uint, const cl_event *, cl_event *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueFillBuffer");
 	err = next(q, buffer, pattern, pattern_size, offset, size, waits, wait_list, event);
 	if (timing)
-		inside.queue_us += now_us() - t0;
+		inside.queue_us += bench_now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -114,14 +106,14 @@ clEnqueueCopyBuffer(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_offse
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue, cl_mem, cl_mem, size_t, size_t, size_t,
 					  cl_uint, const cl_event *, cl_event *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clEnqueueCopyBuffer");
 	err = next(q, src, dst, src_offset, dst_offset, size, waits, wait_list, event);
 	if (timing)
-		inside.queue_us += now_us() - t0;
+		inside.queue_us += bench_now_us() - t0;
 	inside.commands++;
 	return err;
 }
@@ -130,14 +122,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clFinish(cl_command_queue q)
 {
 	static cl_int(CL_API_CALL * next)(cl_command_queue);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clFinish");
 	err = next(q);
 	if (timing)
-		inside.wait_us += now_us() - t0;
+		inside.wait_us += bench_now_us() - t0;
 	return err;
 }
 
@@ -145,14 +137,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clWaitForEvents(cl_uint count, const cl_event *events)
 {
 	static cl_int(CL_API_CALL * next)(cl_uint, const cl_event *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clWaitForEvents");
 	err = next(count, events);
 	if (timing)
-		inside.wait_us += now_us() - t0;
+		inside.wait_us += bench_now_us() - t0;
 	return err;
 }
 
@@ -160,14 +152,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clSetKernelArg(cl_kernel k, cl_uint index, size_t size, const void *value)
 {
 	static cl_int(CL_API_CALL * next)(cl_kernel, cl_uint, size_t, const void *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clSetKernelArg");
 	err = next(k, index, size, value);
 	if (timing)
-		inside.set_arg_us += now_us() - t0;
+		inside.set_arg_us += bench_now_us() - t0;
 	return err;
 }
 
@@ -175,14 +167,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clGetMemObjectInfo(cl_mem mem, cl_mem_info name, size_t size, void *value, size_t *size_ret)
 {
 	static cl_int(CL_API_CALL * next)(cl_mem, cl_mem_info, size_t, void *, size_t *);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clGetMemObjectInfo");
 	err = next(mem, name, size, value, size_ret);
 	if (timing)
-		inside.other_us += now_us() - t0;
+		inside.other_us += bench_now_us() - t0;
 	return err;
 }
 
@@ -190,14 +182,14 @@ CL_API_ENTRY cl_int CL_API_CALL
 clReleaseEvent(cl_event event)
 {
 	static cl_int(CL_API_CALL * next)(cl_event);
-	double t0 = timing ? now_us() : 0;
+	double t0 = timing ? bench_now_us() : 0;
 	cl_int err;
 
 	if (!next)
 		*(void **)&next = next_symbol("clReleaseEvent");
 	err = next(event);
 	if (timing)
-		inside.other_us += now_us() - t0;
+		inside.other_us += bench_now_us() - t0;
 	return err;
 }
 
@@ -319,21 +311,6 @@ static const struct {
 };
 #define CALLS (sizeof(calls) / sizeof(calls[0]))
 
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double
-median(double *v, size_t count)
-{
-	qsort(v, count, sizeof(double), cmp_double);
-	return v[count / 2];
-}
-
 /* Figures of one call in one form, medians over every call made. */
 struct figures {
 	double wall, queue, wait, set_arg, other, beyond;
@@ -371,21 +348,21 @@ measure(const struct data *d, call_fn fn, int with_event, int per_round, int rou
 		clFinish(clwarp_engine_queue(d->e));
 		for (int c = 0; ok && c < per_round; c++, j++) {
 			cl_event ev = NULL;
-			double t0 = now_us();
+			double t0 = bench_now_us();
 
 			ok = fn(d, with_event ? &ev : NULL) == CLWARP_OK;
-			wall[j] = now_us() - t0;
+			wall[j] = bench_now_us() - t0;
 			if (ev)
 				clReleaseEvent(ev);
 		}
 		clFinish(clwarp_engine_queue(d->e));
 	}
 	if (ok) {
-		f->wall = median(wall, count);
-		f->queue = median(queue, count);
-		f->wait = median(wait, count);
-		f->set_arg = median(set_arg, count);
-		f->other = median(other, count);
+		f->wall = bench_median(wall, (int)count);
+		f->queue = bench_median(queue, (int)count);
+		f->wait = bench_median(wait, (int)count);
+		f->set_arg = bench_median(set_arg, (int)count);
+		f->other = bench_median(other, (int)count);
 		f->beyond = f->wall - f->queue - f->wait;
 	}
 	free(wall);

@@ -33,16 +33,8 @@
 #include <unistd.h>
 
 #include "clwarp/algorithms.h"
+#include "bench-util.h"
 #include "clwarp/clwarp.h"
-
-static double
-now_us(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
 
 static void *
 next_symbol(const char *name)
@@ -84,14 +76,14 @@ static struct {
 	CL_API_ENTRY ret CL_API_CALL name params                                                  \
 	{                                                                                         \
 		static ret(CL_API_CALL * next) params;                                             \
-		double t0 = now_us();                                                              \
+		double t0 = bench_now_us();                                                              \
 		ret result_;                                                                       \
                                                                                                   \
 		if (!next)                                                                         \
 			*(void **)&next = next_symbol(#name);                                      \
 		result_ = next args;                                                                     \
 		cur.count[E_##name]++;                                                             \
-		cur.inside_us += now_us() - t0;                                                    \
+		cur.inside_us += bench_now_us() - t0;                                                    \
 		return result_;                                                                    \
 	}
 
@@ -213,14 +205,6 @@ static const char *const copy_source =
 	"{ size_t i = get_global_id(0); out[i] = in[i]; }\n";
 
 static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 measure(const struct data *d, size_t c, int per_round, int rounds)
 {
 	size_t total = (size_t)per_round * (size_t)rounds, i = 0;
@@ -237,11 +221,11 @@ measure(const struct data *d, size_t c, int per_round, int rounds)
 			double t0;
 
 			memset(&cur, 0, sizeof(cur));
-			t0 = now_us();
+			t0 = bench_now_us();
 			ok = cases[c].fn(d, &ev) == CLWARP_OK;
 			if (ev)
 				clReleaseEvent(ev);
-			wall[i] = now_us() - t0;
+			wall[i] = bench_now_us() - t0;
 			inside[i] = cur.inside_us;
 			outside[i] = wall[i] - cur.inside_us;
 			memcpy(counts, cur.count, sizeof(counts));
@@ -251,9 +235,9 @@ measure(const struct data *d, size_t c, int per_round, int rounds)
 	if (ok) {
 		unsigned commands = 0;
 
-		qsort(wall, total, sizeof(double), cmp_double);
-		qsort(outside, total, sizeof(double), cmp_double);
-		qsort(inside, total, sizeof(double), cmp_double);
+		qsort(wall, total, sizeof(double), bench_by_double);
+		qsort(outside, total, sizeof(double), bench_by_double);
+		qsort(inside, total, sizeof(double), bench_by_double);
 		/* the copy floor's event is none: the bench's own release is not the call's */
 		for (int e = 0; e < N_ENTRIES; e++)
 			commands += entry_enqueues[e] ? counts[e] : 0;

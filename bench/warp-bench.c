@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-util.h"
 #include "clwarp/clwarp.h"
 #include "warp-bench-ref.h"
 
@@ -78,23 +79,6 @@ die_status(clwarp_status s, const char *what)
 	die("%s: %s%s%s", what, clwarp_status_to_str(s), *msg ? ": " : "", msg);
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* A profiling timestamp of an event, 0 where the driver gives none. */
 static cl_ulong
 stamp(cl_event ev, cl_profiling_info what)
@@ -134,7 +118,7 @@ run_once(struct bench *b, clwarp_kernel *k, int *wall, const char **why)
 
 	*wall = 1;
 	*why = "the queue has no profiling";
-	t_mark = now_s();
+	t_mark = bench_now_s();
 	if (b->profiling) {
 		err = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &mark);
 		if (err == CL_SUCCESS)
@@ -142,12 +126,12 @@ run_once(struct bench *b, clwarp_kernel *k, int *wall, const char **why)
 		if (err != CL_SUCCESS)
 			die("enqueueing the marker: %s", clwarp_cl_error_to_str(err));
 	}
-	t0 = now_s();
+	t0 = bench_now_s();
 	s = clwarp_kernel_launch(k, 1, &global, &local, &ev);
 	if (s != CLWARP_OK)
 		die_status(s, "launching the kernel");
 	err = clFinish(b->queue);
-	t1 = now_s();
+	t1 = bench_now_s();
 	if (err != CL_SUCCESS)
 		die("clFinish: %s", clwarp_cl_error_to_str(err));
 	if (mark && ev) {
@@ -288,7 +272,7 @@ bench_family(struct bench *b, int family)
 		b->wall_warned = 1;
 	}
 	memcpy(sorted, ms, sizeof(ms));
-	qsort(sorted, TIMED, sizeof(*sorted), cmp_double);
+	qsort(sorted, TIMED, sizeof(*sorted), bench_by_double);
 	median = sorted[TIMED / 2];
 	printf("%s\t%s\t%zu\t%u\t%.4f\t%.4f\t%.4f\t%.2f\n", wb_families[family].name, b->backend,
 	       b->n, b->iters, median, sorted[0], sorted[TIMED - 1],
