@@ -211,26 +211,43 @@ parse_unary(struct parser *ps)
 	return parse_primary(ps);
 }
 
-static struct expr *
-parse_product(struct parser *ps)
+/* The binary operators, by precedence level: 0 binds loosest. */
+#define BINARY_LEVELS 2
+static const struct {
+	char c;
+	enum expr_op op;
+	int level;
+} binary_ops[] = {
+	{ '+', OP_ADD, 0 }, { '-', OP_SUB, 0 }, { '*', OP_MUL, 1 }, { '/', OP_DIV, 1 }, { '%', OP_MOD, 1 },
+};
+
+static int
+binary_op_at(const struct parser *ps, int level, enum expr_op *op)
 {
-	struct expr *lhs = parse_unary(ps);
+	for (size_t i = 0; i < sizeof(binary_ops) / sizeof(binary_ops[0]); i++) {
+		if (binary_ops[i].level == level && *ps->p == binary_ops[i].c) {
+			*op = binary_ops[i].op;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Left-associative operators of one level, over operands of the next. */
+static struct expr *
+parse_binary(struct parser *ps, int level)
+{
+	struct expr *lhs = level + 1 < BINARY_LEVELS ? parse_binary(ps, level + 1) : parse_unary(ps);
 
 	while (lhs) {
 		enum expr_op op;
 		struct expr *rhs;
 
 		skip_space(ps);
-		if (*ps->p == '*')
-			op = OP_MUL;
-		else if (*ps->p == '/')
-			op = OP_DIV;
-		else if (*ps->p == '%')
-			op = OP_MOD;
-		else
+		if (!binary_op_at(ps, level, &op))
 			break;
 		ps->p++;
-		rhs = parse_unary(ps);
+		rhs = level + 1 < BINARY_LEVELS ? parse_binary(ps, level + 1) : parse_unary(ps);
 		if (!rhs) {
 			expr_free(lhs);
 			return NULL;
@@ -243,28 +260,7 @@ parse_product(struct parser *ps)
 static struct expr *
 parse_sum(struct parser *ps)
 {
-	struct expr *lhs = parse_product(ps);
-
-	while (lhs) {
-		enum expr_op op;
-		struct expr *rhs;
-
-		skip_space(ps);
-		if (*ps->p == '+')
-			op = OP_ADD;
-		else if (*ps->p == '-')
-			op = OP_SUB;
-		else
-			break;
-		ps->p++;
-		rhs = parse_product(ps);
-		if (!rhs) {
-			expr_free(lhs);
-			return NULL;
-		}
-		lhs = branch(ps, op, lhs, rhs);
-	}
-	return lhs;
+	return parse_binary(ps, 0);
 }
 
 struct expr *
