@@ -91,32 +91,6 @@ build_and_run(const char *cache, const char *group, const char *src, int mul, in
 	return source;
 }
 
-/* The path of the one program binary entry in @p cache (not the probe
- * verdicts); the caller frees it. */
-static char *
-only_binary(const char *cache)
-{
-	DIR *d = opendir(cache);
-	struct dirent *ent;
-	char *found = NULL;
-	int count = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((ent = readdir(d))) {
-		size_t len = strlen(ent->d_name);
-
-		if (len > 4 && strcmp(ent->d_name + len - 4, ".bin") == 0) {
-			free(found);
-			found = malloc(4400);
-			snprintf(found, 4400, "%s/%s", cache, ent->d_name);
-			count++;
-		}
-	}
-	closedir(d);
-	ck_assert_int_eq(count, 1);
-	return found;
-}
-
 static uint8_t *
 slurp(const char *path, size_t *n)
 {
@@ -154,8 +128,8 @@ forge(const char *dir, const char *cache, const char *where)
 	snprintf(evil, sizeof(evil), "%s/attacker-cache", dir);
 	ck_assert_int_eq(build_and_run(cache, NULL, victim_src, 1, 1), CLWARP_BUILD_COMPILED);
 	ck_assert_int_eq(build_and_run(evil, NULL, attacker_src, 2, 0), CLWARP_BUILD_COMPILED);
-	victim = only_binary(cache);
-	attacker = only_binary(evil);
+	victim = test_only_binary_entry(cache);
+	attacker = test_only_binary_entry(evil);
 	v = slurp(victim, &vn);
 	a = slurp(attacker, &an);
 	memcpy(a + 16, v + 16, 32);
@@ -301,7 +275,7 @@ START_TEST(test_group_shared)
 	ck_assert_int_eq(chmod(shared, 02770), 0);
 	ck_assert_int_eq(build_and_run(shared, group, victim_src, 1, 1), CLWARP_BUILD_COMPILED);
 	ck_assert_int_eq(warnings_seen, 0);
-	entry = only_binary(shared);
+	entry = test_only_binary_entry(shared);
 	ck_assert_int_eq(stat(entry, &st), 0);
 	ck_assert_uint_eq(st.st_gid, getegid());
 	ck_assert_uint_eq(st.st_mode & 07777, 0640);

@@ -175,30 +175,6 @@ run_child(const struct fixture *f, const char *options, int factor)
 #define COMPILED (CHILD_EXIT_BASE + CLWARP_BUILD_COMPILED)
 #define DISK_HIT (CHILD_EXIT_BASE + CLWARP_BUILD_DISK_HIT)
 
-/* The one program entry in the cache folder (the probe verdicts are not .bin). */
-static char *
-only_binary_entry(const char *cache)
-{
-	DIR *d = opendir(cache);
-	struct dirent *ent;
-	char *found = NULL;
-	int count = 0;
-
-	ck_assert_ptr_nonnull(d);
-	while ((ent = readdir(d))) {
-		size_t len = strlen(ent->d_name);
-		if (len > 4 && strcmp(ent->d_name + len - 4, ".bin") == 0) {
-			free(found);
-			found = malloc(4200);
-			snprintf(found, 4200, "%s/%s", cache, ent->d_name);
-			count++;
-		}
-	}
-	closedir(d);
-	ck_assert_int_eq(count, 1);
-	return found;
-}
-
 static size_t
 count_entries(const char *cache, const char *suffix)
 {
@@ -395,7 +371,7 @@ START_TEST(test_corrupted_entry_is_rebuilt)
 
 	fixture_init(&f, 4);
 	ck_assert_int_eq(run_child(&f, "", 4), COMPILED);
-	entry = only_binary_entry(f.cache);
+	entry = test_only_binary_entry(f.cache);
 	ck_assert_int_eq(stat(entry, &st), 0);
 	/* A flipped byte in the middle of the payload fails the checksum. */
 	damage_entry(entry, (long)(DISKCACHE_HEADER_SIZE + (st.st_size - DISKCACHE_HEADER_SIZE) / 2), 0);
@@ -414,7 +390,7 @@ START_TEST(test_truncated_entry_is_rebuilt)
 	fixture_init(&f, 6);
 	ck_assert_int_eq(run_child(&f, "", 6), COMPILED);
 	for (size_t i = 0; i < sizeof(cut) / sizeof(cut[0]); i++) {
-		char *entry = only_binary_entry(f.cache);
+		char *entry = test_only_binary_entry(f.cache);
 		struct stat st;
 
 		ck_assert_int_eq(stat(entry, &st), 0);
@@ -438,7 +414,7 @@ START_TEST(test_driver_rejected_binary_is_rebuilt)
 
 	fixture_init(&f, 9);
 	ck_assert_int_eq(run_child(&f, "", 9), COMPILED);
-	entry = only_binary_entry(f.cache);
+	entry = test_only_binary_entry(f.cache);
 	fp = fopen(entry, "r+b");
 	ck_assert_ptr_nonnull(fp);
 	{
@@ -642,7 +618,7 @@ START_TEST(test_size_bound_evicts_oldest)
 
 	fixture_init(&f, 2);
 	ck_assert_int_eq(run_child(&f, "", 2), COMPILED);
-	entry = only_binary_entry(f.cache);
+	entry = test_only_binary_entry(f.cache);
 	ck_assert_int_eq(stat(entry, &st), 0);
 	free(entry);
 

@@ -4,6 +4,7 @@
 #define CLWARP_TESTUTIL_H
 
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -62,6 +63,34 @@ test_buffer(clwarp_engine *e, size_t bytes, const void *data)
 	ck_assert_msg(clwarp_buffer_new(e, CL_MEM_READ_WRITE, bytes, data, &m) == CLWARP_OK,
 		      "buffer of %zu bytes: %s", bytes, clwarp_last_error());
 	return m;
+}
+
+/* The path of the one program binary (".bin") in the cache folder @p cache,
+ * not the probe verdicts; fails unless there is exactly one. The caller
+ * frees the string. */
+static inline char *
+test_only_binary_entry(const char *cache)
+{
+	DIR *d = opendir(cache);
+	struct dirent *ent;
+	char *found = NULL;
+	int count = 0;
+
+	ck_assert_ptr_nonnull(d);
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+
+		if (len > 4 && strcmp(ent->d_name + len - 4, ".bin") == 0) {
+			free(found);
+			found = malloc(strlen(cache) + len + 2);
+			ck_assert_ptr_nonnull(found);
+			sprintf(found, "%s/%s", cache, ent->d_name);
+			count++;
+		}
+	}
+	closedir(d);
+	ck_assert_int_eq(count, 1);
+	return found;
 }
 
 /* A fresh folder under $CLWARP_TEST_TMPDIR (or /tmp); the caller frees the string. */
