@@ -53,6 +53,26 @@ bench_now_us(void)
 	return bench_now_s() * 1e6;
 }
 
+/* The options of every size sweep: --min-log2 N, --max-log2 N, --reps R
+ * (at least 1) and --tsv FILE. Returns 1 when option a (with value v) is one
+ * of them and stores it, else 0. */
+static inline int
+bench_sweep_option(const char *a, const char *v, int *min_log2, int *max_log2, int *reps,
+		   const char **tsv_path)
+{
+	if (!strcmp(a, "--min-log2"))
+		*min_log2 = atoi(v);
+	else if (!strcmp(a, "--max-log2"))
+		*max_log2 = atoi(v);
+	else if (!strcmp(a, "--reps"))
+		*reps = atoi(v) > 0 ? atoi(v) : 1;
+	else if (!strcmp(a, "--tsv"))
+		*tsv_path = v;
+	else
+		return 0;
+	return 1;
+}
+
 /* Whether `name` is one of the comma-separated names of `list`. */
 static inline int
 bench_in_list(const char *list, const char *name)

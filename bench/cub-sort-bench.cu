@@ -150,23 +150,20 @@ int main(int argc, char **argv)
 	int min_log2 = 16, max_log2 = 26, reps = 20;
 	const char *cases = "keys-uint,keys-int,keys-float,pairs-uint,keys-ulong,pairs-ulong";
 	FILE *tsv = nullptr;
+	const char *tsv_path = nullptr;
 	for (int i = 1; i + 1 < argc; i += 2) {
-		if (!strcmp(argv[i], "--min-log2"))
-			min_log2 = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--max-log2"))
-			max_log2 = atoi(argv[i + 1]);
-		else if (!strcmp(argv[i], "--reps"))
-			reps = atoi(argv[i + 1]);
+		if (bench_sweep_option(argv[i], argv[i + 1], &min_log2, &max_log2, &reps, &tsv_path))
+			continue;
 		else if (!strcmp(argv[i], "--cases"))
 			cases = argv[i + 1];
 		else if (!strcmp(argv[i], "--bits") && sscanf(argv[i + 1], "%d:%d", &begin_bit, &end_bit) != 2) {
 			fprintf(stderr, "cub-sort-bench: --bits B:E\n");
 			return 2;
 		}
-		else if (!strcmp(argv[i], "--tsv") && !(tsv = fopen(argv[i + 1], "w"))) {
-			perror(argv[i + 1]);
-			return 1;
-		}
+	}
+	if (tsv_path && !(tsv = fopen(tsv_path, "w"))) {
+		perror(tsv_path);
+		return 1;
 	}
 	setvbuf(stdout, nullptr, _IOLBF, 0);
 	cudaDeviceProp prop;

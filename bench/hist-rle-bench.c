@@ -221,20 +221,14 @@ main(int argc, char **argv)
 			o.device = v;
 		else if (!strcmp(a, "--backend") && clwarp_backend_from_name(v, &o.backend) != CLWARP_OK)
 			die("--backend", CLWARP_ERROR_INVALID_ARGUMENT);
-		else if (!strcmp(a, "--min-log2"))
-			min_log2 = atoi(v);
-		else if (!strcmp(a, "--max-log2"))
-			max_log2 = atoi(v);
-		else if (!strcmp(a, "--reps"))
-			reps = atoi(v) > 0 ? atoi(v) : 1;
+		else if (bench_sweep_option(a, v, &min_log2, &max_log2, &reps, &tsv_path))
+			continue;
 		else if (!strcmp(a, "--only"))
 			only = v;
 		else if (!strcmp(a, "--no-check"))
 			no_check = atoi(v);
 		else if (!strcmp(a, "--batch"))
 			batch = atoi(v) > 1 ? atoi(v) : 2;
-		else if (!strcmp(a, "--tsv"))
-			tsv_path = v;
 		else if (!strcmp(a, "--label"))
 			label = v;
 	}

@@ -225,14 +225,8 @@ main(int argc, char **argv)
 			o.device = v;
 		else if (!strcmp(a, "--backend") && clwarp_backend_from_name(v, &o.backend) != CLWARP_OK)
 			die("--backend", CLWARP_ERROR_INVALID_ARGUMENT);
-		else if (!strcmp(a, "--min-log2"))
-			min_log2 = atoi(v);
-		else if (!strcmp(a, "--max-log2"))
-			max_log2 = atoi(v);
-		else if (!strcmp(a, "--reps"))
-			reps = atoi(v) > 0 ? atoi(v) : 1;
-		else if (!strcmp(a, "--tsv"))
-			tsv_path = v;
+		else if (bench_sweep_option(a, v, &min_log2, &max_log2, &reps, &tsv_path))
+			continue;
 		else if (!strcmp(a, "--bits"))
 			sort_flags = strchr(v, ':') ? CLWARP_SORT_BITS(atoi(v), atoi(strchr(v, ':') + 1)) :
 						      CLWARP_SORT_BITS(0, atoi(v));
