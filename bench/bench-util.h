@@ -73,6 +73,29 @@ bench_sweep_option(const char *a, const char *v, int *min_log2, int *max_log2, i
 	return 1;
 }
 
+/* A size in bytes with an optional K, M or G suffix (powers of 1024), at
+ * least 4096: 0, else -1. */
+static inline int
+bench_parse_size(const char *text, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (text[0] < '0' || text[0] > '9')
+		return -1;
+	v = strtoull(text, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		v <<= 30, end++;
+	if (*end != '\0' || v < 4096)
+		return -1;
+	*out = (size_t)v;
+	return 0;
+}
+
 /* Whether `name` is one of the comma-separated names of `list`. */
 static inline int
 bench_in_list(const char *list, const char *name)

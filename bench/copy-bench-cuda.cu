@@ -17,26 +17,6 @@ namespace {
 
 constexpr int kMaxReps = 101;
 
-int parse_size(const char *text, size_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (text[0] < '0' || text[0] > '9')
-		return -1;
-	v = strtoull(text, &end, 10);
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		v <<= 30, end++;
-	if (*end != '\0' || v < 4096)
-		return -1;
-	*out = (size_t)v;
-	return 0;
-}
-
 int usage(FILE *f, int rc)
 {
 	fprintf(f, "Usage: copy-bench-cuda [--max SIZE] [--reps R] [--tsv FILE]\n"
@@ -71,7 +51,7 @@ int main(int argc, char **argv)
 	bench::prog = "copy-bench-cuda";
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--max") && i + 1 < argc) {
-			if (parse_size(argv[++i], &max) != 0)
+			if (bench_parse_size(argv[++i], &max) != 0)
 				return usage(stderr, 2);
 		} else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
 			reps = atoi(argv[++i]);

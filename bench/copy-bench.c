@@ -58,26 +58,6 @@ bad_usage(const char *why)
 	return 2;
 }
 
-static int
-parse_size(const char *text, size_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (text[0] < '0' || text[0] > '9')
-		return -1;
-	v = strtoull(text, &end, 10);
-	if (*end == 'K' || *end == 'k')
-		v <<= 10, end++;
-	else if (*end == 'M' || *end == 'm')
-		v <<= 20, end++;
-	else if (*end == 'G' || *end == 'g')
-		v <<= 30, end++;
-	if (*end != '\0' || v < 4096)
-		return -1;
-	*out = (size_t)v;
-	return 0;
-}
 
 static void
 die(const char *what)
@@ -146,13 +126,13 @@ main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case OPT_MAX:
-			if (parse_size(optarg, &max) != 0)
+			if (bench_parse_size(optarg, &max) != 0)
 				return bad_usage("--max takes a size of at least 4K, e.g. 64M");
 			break;
 		case OPT_SIZES:
 			max = 0;
 			for (char *item = strtok(optarg, ","); item; item = strtok(NULL, ",")) {
-				if (nsizes == MAX_SIZES || parse_size(item, &sizes[nsizes]) != 0)
+				if (nsizes == MAX_SIZES || bench_parse_size(item, &sizes[nsizes]) != 0)
 					return bad_usage("--sizes takes up to 32 sizes of at least 4K, e.g. 16M,24M,32M");
 				if (sizes[nsizes] > max)
 					max = sizes[nsizes];
