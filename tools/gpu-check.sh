@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The GPU check: everything libclwarp promises, on the GPU machine (NVIDIA's
-# OpenCL and its PoCL), in one command: 7.5 minutes on the H200 machines,
-# 10-11 on the H100 ones (2026-11-27; where one call may not run that
-# long, run the parts in two calls with CLWARP_GPU_CHECK_PARTS, `local`
-# in the second: docs/gpu-status.md):
+# OpenCL and its PoCL), in one command: about 7.5 minutes on an H200
+# machine with 16 cores, 10-11 on an H100 one (where one call may not run
+# that long, run the parts in two calls with CLWARP_GPU_CHECK_PARTS, `local`
+# in the second). With NVIDIA's OpenCL and PoCL on the loader's path:
 #
-#   source .device/opencl-env.sh && bash tools/gpu-check.sh
+#   bash tools/gpu-check.sh
 #
 # What it runs (docs/gpu-status.md records the last check):
 #   nv-*           the whole suite on the GPU with nothing set (default
@@ -31,7 +31,7 @@
 # for CI's 2 cores), which made the whole suite take 480 s on the GPU alone.
 # Here the parts run side by side, each in lanes of the one build folder,
 # each part with a disk cache and temporary folder of its own, so the
-# 16 cores bound the check (about 5000 CPU seconds, 2026-11-26).
+# 16 cores bound the check (about 5000 CPU seconds).
 #
 # Ends with one line "N passed, M failed, K skipped" (meson's tests); exit 1
 # when anything failed or was skipped. Logs: build-gpu/meson-logs/PART.txt.
