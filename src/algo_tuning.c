@@ -202,7 +202,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
  * The one-work-group path for small n, by device kind where the tuning
  * leaves it open. GPUs: work-groups as wide as the device takes (1024 asked;
  * NVIDIA's OpenCL allows 256 for every kernel, so they run 256 wide
- * there, docs/nvidia-driver/README.md), so that one of them has many
+ * there, contrib/driver-bugs/nvidia-driver/README.md), so that one of them has many
  * loads in flight, and 2 vectors
  * per work-item (a tile of 8192 4-byte elements; twice that in registers
  * with the next tile's loads); up to 2^14 elements, where on the H100 a

@@ -1,5 +1,5 @@
 /* Raw-OpenCL reproducers for two behaviours of NVIDIA's OpenCL driver that
- * libclwarp works around (docs/nvidia-driver/README.md).
+ * libclwarp works around (contrib/driver-bugs/nvidia-driver/README.md).
  *
  *   cc -O1 -o repro repro.c -lOpenCL -lpthread && ./repro [platform-substring]
  *
