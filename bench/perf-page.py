@@ -77,8 +77,9 @@ CAUSES = [
      "256 work-items a work-group (contrib/driver-bugs/nvidia-driver/, section 4; docs/design/sort-gpu.md)."),
     ("sort_keys float", "the same as int keys: CUB's 384-thread blocks against the 256 work-items NVIDIA's "
      "OpenCL allows (contrib/driver-bugs/nvidia-driver/, section 4)."),
-    ("sort_pairs ulong", "8-byte values double the scatter's traffic per key, and the pass shape is capped at "
-     "256 work-items as for int keys; no shape tried closed it (docs/design/sort-gpu.md)."),
+    ("sort_pairs ulong", "ulong keys with uint values already run at the fastest cap and tile "
+     "measured (80 registers, 3 work-groups an SM, the H200's own defaults); what is left is not "
+     "broken down (docs/design/sort-gpu.md)."),
     ("rbk", "no cause found: a register cap from 2^22 and smaller tiles were each measured and neither "
      "closes it (docs/design/hist-rle.md)."),
 ]
@@ -88,16 +89,19 @@ FLOOR_CAUSE = ("within the blocking call's floor: NVIDIA's OpenCL launch-and-wai
 SMALL_CAUSE = ("below 2^16 a call is one or two launches on both sides and its time is the "
                "launch and the wait (11-17 us on the H200); one call's ratio moves by up to 1.4x "
                "between the rounds of one job there, which covers these cells.")
+# The measured causes on CPU runtimes, by (runtime, family).
+SCAN_ON_POCL = ("the local backend makes every warp exchange a work-group barrier through local "
+                "memory, and the look-back spins while PoCL's other worker thread is descheduled "
+                "(long scans run 1.4-1.7x faster on one PoCL thread than on two; "
+                "docs/design/cpu-sort.md).")
 CPU_CAUSE = {
-    "scan": "the local backend's warp exchanges go through local memory with a barrier each, which "
-            "a CPU device runs as a loop over work-items; a single-threaded C loop has none of that.",
-    "compact": "compaction is a scan and a scatter: the scan's barriers per warp exchange, as for scan.",
-    "partition": "partition is a scan and a scatter: the scan's barriers per warp exchange, as for scan.",
-    "reduce": "each call is a kernel launch and a wait on the runtime's thread pool; at these sizes that "
-              "costs as much as the C loop's whole pass over memory.",
-    "sort-keys": "a radix sort of 4 passes of 8 bits, each with its histograms, scans and scatter through "
-                 "local memory, against a comparison sort of one thread with no launches.",
-    "sort-pairs": "as for keys only, with the values moved in every pass (qsort has no pairs case).",
+    ("pocl", "scan"): SCAN_ON_POCL,
+    ("pocl", "compact"): "compaction is the scan's look-back and barriers plus a scatter: " + SCAN_ON_POCL,
+    ("pocl", "partition"): "partition is the scan's look-back and barriers plus a scatter: " + SCAN_ON_POCL,
+    ("pocl", "sort-keys"): ("the local backend's `warp_match_any` emulation is 23 % of the sort pass's time "
+                            "(every lane compares its digit with its warp's 32 between two barriers), and "
+                            "each wait-free pass is three kernels that end with their slowest worker thread "
+                            "(docs/design/cpu-sort.md)."),
 }
 
 
@@ -317,7 +321,9 @@ def main():
     for machine, folder, kind, base, command, cells, (commit, device) in jobs:
         md.append("| %s | [bench/results/%s/](../bench/results/%s/) | %s | %s | `%s` |" %
                   (machine, folder, folder, commit, base, command))
-    md += ["", "Then this page and its plots: `python3 bench/perf-page.py` (the unit",
+    md += ["", "The CPU job ran on 2 shared virtual cores: its figures move by tens of per",
+           "cent with the machine's load (each job's README says more).", "",
+           "Then this page and its plots: `python3 bench/perf-page.py` (the unit",
            "test `perf-page` fails while the page differs from its output).", ""]
 
     md += ["## Known gaps", "",
@@ -331,7 +337,7 @@ def main():
                         (c for p, c in CAUSES if ("%s %s" % (op, typ)).startswith(p)),
                         "no measured cause yet.")
                 else:
-                    cause = CPU_CAUSE.get(fam, "no measured cause yet.")
+                    cause = CPU_CAUSE.get((kind.split(":")[1], fam), "no measured cause yet.")
                 gaps[(cause, "%s %s" % (op, typ))].append("2^%d (%.2f)" % (log2(n), theirs / mine))
         if not gaps:
             md.append("- **%s**: none." % machine)
