@@ -40,15 +40,26 @@ scorecard = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(scorecard)
 
 # The recorded jobs: (machine, folder under bench/results, kind, baseline,
-# the command that records such a job).
+# the command that records such a job). The folder is a glob: the newest
+# match (by name, whose end is the job's date) that holds such a job's
+# first round is read, so a new job recorded beside the old one replaces it.
 JOBS = [
-    ("NVIDIA H200", "h200-standing-20261128", "gpu", "CUB",
-     "bash bench/run-standing-gpu.sh OUTDIR"),
-    ("PoCL 3.1, CPU", "cpu-standing-20261129", "cpu:pocl", "C loop / qsort",
-     "bash bench/run-standing-cpu.sh OUTDIR"),
-    ("Intel CPU runtime 2026.2", "cpu-standing-20261129", "cpu:intel", "C loop / qsort",
-     "bash bench/run-standing-cpu.sh OUTDIR"),
+    ("NVIDIA H200", "h200-standing-*", "gpu", "CUB",
+     "bash bench/run-standing-gpu.sh OUTDIR", "1-users.tsv"),
+    ("PoCL 3.1, CPU", "cpu-standing-*", "cpu:pocl", "C loop / qsort",
+     "bash bench/run-standing-cpu.sh OUTDIR", "pocl-1-users.tsv"),
+    ("Intel CPU runtime 2026.2", "cpu-standing-*", "cpu:intel", "C loop / qsort",
+     "bash bench/run-standing-cpu.sh OUTDIR", "intel-1-users.tsv"),
 ]
+
+
+def newest(results, pattern, marker):
+    found = sorted(d for d in glob.glob(os.path.join(results, pattern))
+                   if os.path.exists(os.path.join(d, marker)))
+    if not found:
+        sys.exit("perf-page.py: no recorded job %s with %s in %s" % (pattern, marker, results))
+    return os.path.basename(found[-1])
+
 
 # One plot and one section per call family, in this order: (family, title,
 # op prefixes).
@@ -293,7 +304,8 @@ def main():
     args = ap.parse_args()
 
     jobs = []
-    for machine, folder, kind, base, command in JOBS:
+    for machine, pattern, kind, base, command, marker in JOBS:
+        folder = newest(args.results, pattern, marker)
         path = os.path.join(args.results, folder)
         if kind == "gpu":
             cells = gpu_cells(path)
