@@ -80,18 +80,24 @@ FAMILIES = [
 # Under this ratio a cell is a gap, and the page names its cause.
 GAP = 0.95
 
-# The measured cause of each gap, one sentence, by op prefix (the first
-# that matches). A gap with none listed here says so on the page.
+# The measured cause of each gap, one sentence, by op prefix and type
+# (None: any; the first that matches). A gap with none listed here says so
+# on the page.
 CAUSES = [
-    ("sort_keys int", "CUB's onesweep kernel for 4-byte keys runs 384 threads a block, three blocks an SM; "
+    (("sort_keys", "int"), "CUB's onesweep kernel for 4-byte keys runs 384 threads a block, three blocks an SM; "
      "NVIDIA's OpenCL reports `CL_KERNEL_WORK_GROUP_SIZE` 256 for every kernel, so libclwarp's sort runs "
      "256 work-items a work-group (contrib/driver-bugs/nvidia-driver/, section 4; docs/design/sort-gpu.md)."),
-    ("sort_keys float", "the same as int keys: CUB's 384-thread blocks against the 256 work-items NVIDIA's "
+    (("sort_keys", "float"), "the same as int keys: CUB's 384-thread blocks against the 256 work-items NVIDIA's "
      "OpenCL allows (contrib/driver-bugs/nvidia-driver/, section 4)."),
-    ("sort_pairs ulong", "ulong keys with uint values already run at the fastest cap and tile "
+    (("sort_pairs", "ulong"), "ulong keys with uint values already run at the fastest cap and tile "
      "measured (80 registers, 3 work-groups an SM, the H200's own defaults); what is left is not "
      "broken down (docs/design/sort-gpu.md)."),
-    ("rbk", "no cause found: a register cap from 2^22 and smaller tiles were each measured and neither "
+    (("sort_pairs", "uint-ulong"), "its tiles (256 x 16) are 8-byte keys' and spill 32 bytes at the "
+     "H200's cap of 80 registers; 256 x 14 took 0.97-0.99x the time, but 8-byte keys alone share the "
+     "setting and lose with it (docs/design/sort-gpu.md)."),
+    (("sort_pairs", "ulong-ulong"), "capped at 80 registers or not (96), it takes the same time; no "
+     "other shape has been timed for it (docs/design/sort-gpu.md)."),
+    (("rbk", None), "no cause found: a register cap from 2^22 and smaller tiles were each measured and neither "
      "closes it (docs/design/hist-rle.md)."),
 ]
 FLOOR_CAUSE = ("within the blocking call's floor: NVIDIA's OpenCL launch-and-wait of the same copy "
@@ -206,6 +212,14 @@ def job_facts(folder):
             elif line.startswith(("NVIDIA", "cpu: ")):
                 device = device or line.strip()
     return commit, device
+
+
+def type_label(op, typ):
+    """sort-bench's pairs: "ulong" is ulong keys with uint values, "K-V" K keys with V values."""
+    if op != "sort_pairs":
+        return typ
+    keys, _, values = typ.partition("-")
+    return "%s keys, %s values" % (keys, values or "uint")
 
 
 def rate_text(op, work, ms):
@@ -346,11 +360,11 @@ def main():
             if theirs / mine < GAP:
                 if kind == "gpu":
                     cause = FLOOR_CAUSE if floor else SMALL_CAUSE if n < 1 << 16 else next(
-                        (c for p, c in CAUSES if ("%s %s" % (op, typ)).startswith(p)),
+                        (c for (p, t), c in CAUSES if op.startswith(p) and t in (None, typ)),
                         "no measured cause yet.")
                 else:
                     cause = CPU_CAUSE.get((kind.split(":")[1], fam), "no measured cause yet.")
-                gaps[(cause, "%s %s" % (op, typ))].append("2^%d (%.2f)" % (log2(n), theirs / mine))
+                gaps[(cause, "%s %s" % (op, type_label(op, typ)))].append("2^%d (%.2f)" % (log2(n), theirs / mine))
         if not gaps:
             md.append("- **%s**: none." % machine)
             continue
@@ -380,14 +394,14 @@ def main():
             for _, op, typ, n, mine, theirs, work, floor in mine_cells:
                 ratio = theirs / mine
                 section.append("| %s | %s | 2^%d | %s | %s | %s | %s | %s%.2f%s |" % (
-                    op, typ, log2(n), fmt_ms(mine), rate_text(op, work, mine), fmt_ms(theirs),
+                    op, type_label(op, typ), log2(n), fmt_ms(mine), rate_text(op, work, mine), fmt_ms(theirs),
                     rate_text(op, work, theirs), "**" if ratio < GAP else "", ratio,
                     "**" if ratio < GAP else ""))
                 by_call[(op, typ)].append((log2(n), ratio))
             section.append("")
             for ci, ((op, typ), pts) in enumerate(sorted(by_call.items())):
                 series.append(("%s: %s %s" % (machine.split(",")[0].replace(" CPU runtime 2026.2", ""),
-                                              op, typ), pts,
+                                              op, type_label(op, typ)), pts,
                                COLOURS[(ji * 3 + ci) % len(COLOURS)], DASHES[ji % len(DASHES)]))
         if not any_cells:
             continue
