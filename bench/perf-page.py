@@ -15,8 +15,7 @@ tree this script is in). The jobs it reads are JOBS below:
   CPU    bench/run-standing-cpu.sh's TSVs, one set per runtime (PoCL,
          Intel's CPU runtime): libclwarp on an engine without profiling
          against the bench's plain C loop on the host (algorithms-bench)
-         and qsort (sort-bench --host), the best CPU baselines the benches
-         have.
+         and qsort (sort-bench --host).
 
 Figures are medians over a job's rounds. Ratio: the baseline's time over
 libclwarp's, above 1 when libclwarp is faster. The plots are SVG written
