@@ -26,6 +26,7 @@ this script's output.
 import argparse
 import glob
 import importlib.util
+import math
 import os
 import statistics
 import sys
@@ -248,7 +249,6 @@ def svg_plot(title, series, path):
     # A log scale where the ratios span more than a factor of 20.
     logy = min(ys) > 0 and max(ys) / min(ys) > 20
     if logy:
-        import math
         y0, y1 = math.log10(min(ys) / 1.2), math.log10(max(ys) * 1.2)
 
     def px(x):
@@ -256,7 +256,6 @@ def svg_plot(title, series, path):
 
     def py(y):
         if logy:
-            import math
             y = math.log10(y)
         return h - bottom - (y - y0) / (y1 - y0) * (h - top - bottom)
 
@@ -274,7 +273,6 @@ def svg_plot(title, series, path):
              [i * step for step in [nice_step(y1)] for i in range(int(y1 / step) + 1)])
     for t in ticks:
         if logy:
-            import math
             if not y0 <= math.log10(t) <= y1:
                 continue
         out.append('<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="%s"/>' %
