@@ -2,7 +2,7 @@
 # The PTX of run-length encode's kernel (float keys, clwarp_runs) as NVIDIA's
 # OpenCL builds it without and with the look-back naps, from the disk
 # cache's CL_PROGRAM_BINARIES; test-runs' run-length encode under both; and
-# the SASS where ptxas and cuobjdump are installed (docs/lookback-naps.md).
+# the SASS where ptxas and cuobjdump are installed (docs/design/lookback.md).
 # SPDX-License-Identifier: MIT
 #
 # Usage, from the repository root: bench/nv-runs-ptx.sh [BUILD_DIR [OUT_DIR]]

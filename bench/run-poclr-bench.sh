@@ -2,8 +2,7 @@
 # Device groups over PoCL-R against the same device used locally.
 # SPDX-License-Identifier: MIT
 #
-# The results: docs/performance-multidevice.md, "Device groups over PoCL-R vs
-# local".
+# The results: docs/design/multidevice.md.
 #
 # As root, after CI's trixie step has made its Debian 13 root and built
 # libclwarp in it (the poclr step's PoCL-R build is reused, or made):
@@ -18,7 +17,7 @@
 # -t: POCL_MAX_PTHREAD_COUNT for every device, local and remote (default:
 # PoCL's own, a worker thread per core and device).  On a shared CPU the
 # sort's look-back spins when a worker thread is descheduled
-# (docs/performance-sort-cpu.md), which swamps what the
+# (docs/design/cpu-sort.md), which swamps what the
 # network costs; -t 1 takes that out.
 # (CLWARP_CI_WORK and CLWARP_CI_TRIXIE_ROOT pick the root, as for .ci/run.)
 # Each round runs bench/group-bench twice in the root, on devices 0:0,0:1

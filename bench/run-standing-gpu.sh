@@ -19,8 +19,9 @@
 #   cub        cub-bench, 2^10-2^MAX_LOG2;
 #   hist-rle   hist-rle-bench without profiling and cub-hist-rle-bench,
 #              2^16-2^MAX_LOG2;
-#   sort       sort-bench and cub-sort-bench (event time, the default
-#              cases), 2^SORT_MIN_LOG2-2^MAX_LOG2;
+#   sort       sort-bench and cub-sort-bench (event time, SORT_CASES:
+#              their six default cases and the two pairs with 8-byte
+#              values), 2^SORT_MIN_LOG2-2^MAX_LOG2;
 # with ours and CUB's alternating, and starts no round after LIMIT seconds.
 # About 245 s a round on an H200 at the defaults (2026-11-28: users 20-55,
 # cub 20, hist-rle 70, cub hist-rle 70, sort 40, cub sort 30), so one
@@ -35,7 +36,9 @@
 # Knobs (environment): STEPS (users,event,hist-rle,sort: which steps a
 # round runs, each with CUB's), ROUNDS (3), LIMIT (300), MAX_LOG2 (28),
 # SORT_MIN_LOG2 (24), REPS (100; the programs halve it above 2^24), BUDGET
-# (1 s per size and measure), BATCH (32), DEVICE (gpu; "cpu" tries the
+# (1 s per size and measure), BATCH (32), SORT_CASES (keys-uint, keys-int,
+# keys-float, pairs-uint, keys-ulong, pairs-ulong, pairs-ulong-ulong,
+# pairs-uint-ulong), DEVICE (gpu; "cpu" tries the
 # script on PoCL), CUDA (1; 0 leaves CUB out, for a try without a GPU),
 # BUILD (build-standing-gpu), ARCH (sm_90).
 # Exit status: 0 when every measured target is met, 1 otherwise (a missed
@@ -49,6 +52,7 @@ if [ $# -ne 1 ]; then
 fi
 STEPS=,${STEPS:-users,event,hist-rle,sort}, ROUNDS=${ROUNDS:-3} LIMIT=${LIMIT:-300} MAX_LOG2=${MAX_LOG2:-28} SORT_MIN_LOG2=${SORT_MIN_LOG2:-24}
 REPS=${REPS:-100} BUDGET=${BUDGET:-1} BATCH=${BATCH:-32} DEVICE=${DEVICE:-gpu} CUDA=${CUDA:-1}
+SORT_CASES=${SORT_CASES:-keys-uint,keys-int,keys-float,pairs-uint,keys-ulong,pairs-ulong,pairs-ulong-ulong,pairs-uint-ulong}
 BUILD=${BUILD:-build-standing-gpu} ARCH=${ARCH:-sm_90}
 for step in ${STEPS//,/ }; do
 	case $step in
@@ -143,11 +147,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	fi
 	if wanted sort && [ "$SORT_MIN_LOG2" -le "$MAX_LOG2" ]; then
 		run_step "sort $r" timeout 240 "$BUILD/bench/sort-bench" --device "$DEVICE" \
-			--min-log2 "$SORT_MIN_LOG2" --max-log2 "$MAX_LOG2" --reps 10 \
+			--min-log2 "$SORT_MIN_LOG2" --max-log2 "$MAX_LOG2" --reps 10 --cases "$SORT_CASES" \
 			--tsv "$OUT/$r-sort.tsv" >"$OUT/$r-sort.txt" 2>&1
 		if [ "$CUDA" = 1 ]; then
 			run_step "cub sort $r" timeout 180 "$CUDA_DIR/cub-sort-bench" --min-log2 "$SORT_MIN_LOG2" \
-				--max-log2 "$MAX_LOG2" --reps 10 --tsv "$OUT/$r-cub-sort.tsv" >"$OUT/$r-cub-sort.txt" 2>&1
+				--max-log2 "$MAX_LOG2" --reps 10 --cases "$SORT_CASES" \
+				--tsv "$OUT/$r-cub-sort.tsv" >"$OUT/$r-cub-sort.txt" 2>&1
 		fi
 	fi
 	echo "round $r done at $SECONDS s"

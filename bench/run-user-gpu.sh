@@ -144,8 +144,8 @@ NOPROF_MAX=${NOPROF_MAX_LOG2:-20}
 NOPROF_MAX=$((MAX_LOG2 < NOPROF_MAX ? MAX_LOG2 : NOPROF_MAX))
 step "algorithms-bench: 2^10 .. 2^$NOPROF_MAX on an engine without profiling (--no-profiling), as users make engines"
 # The runs above use a profiling engine, which the event measure needs;
-# on an H200 it cost 5-8 us a call back to back (docs/performance-host.md,
-# "On the GPU"). Rows "nv[no-profiling]": blocking and back to back as
+# on an H200 it cost 5-8 us a call back to back (docs/design/host.md).
+# Rows "nv[no-profiling]": blocking and back to back as
 # users see them; their first column is wall time, not event time.
 run_step "algorithms-bench, no profiling" timeout 120 "$BUILD/bench/algorithms-bench" \
 	"${COMMON[@]}" --no-profiling --min-log2 10 --max-log2 "$NOPROF_MAX" \

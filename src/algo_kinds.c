@@ -82,11 +82,11 @@ sort_local_bytes(size_t wg, unsigned items, unsigned warp_size, size_t stage, bo
  * H100 at 2^24-2^28 (two interleaved rounds) that took uint keys
  * 0.95-1.00x the time of 16 without the cap, and float keys 0.95-0.98x
  * that of 16 with it; float keys with 22 or more lost up to 1.75x
- * (docs/performance-sort.md, bench/results/h100-sort-4/; int keys, one
+ * (docs/design/sort-gpu.md; int keys, one
  * XOR more than uint's, were not timed). Floats in totalOrder move as
  * words and take 24: such passes took 0.97-1.00x the time at 24 that they
  * took at 20 from 2^26 on an H100 and an H200
- * (bench/results/h200-h100-sort-float-nan-test-20261128/). */
+ * (docs/design/sort-gpu.md). */
 static unsigned
 sort_keys_items(const struct algorithms *a, const struct backend_config *config,
 		const struct algo_variant *v)

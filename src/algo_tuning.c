@@ -15,8 +15,8 @@
 #include "util.h"
 
 /*
- * Measured on an H100 with bench/tune-gpu.sh (docs/performance.md and
- * bench/results/h100-tune-*.txt): scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
+ * Measured on an H100 with bench/tune-gpu.sh (docs/design/reduce-scan.md):
+ * scan tiles of 128 x 8 beat 256 x 4 (the same 4096 floats) by
  * 1.11-1.15x at n >= 2^22; compaction tiles of 256 x 6 beat 128 x 8 by
  * 1.04-1.10x there, and cost scans 2-7 %.
  */
@@ -40,7 +40,7 @@ static const struct algo_tuning default_tuning = {
 	 * made it 1.14-1.27x as fast at 2^25-2^28 floats on the H100 (one
 	 * outlier of eight points, 0.87); partition lost up to 4 % with them
 	 * (one point 12 %) and gained 1.09-1.11x with CUB's generic ones (450, 350)
-	 * (docs/performance-select.md). */
+	 * (docs/design/select.md). */
 	.select_wait = 1150,
 	.select_poll = 76,
 	.partition_wait = 450,
@@ -49,9 +49,8 @@ static const struct algo_tuning default_tuning = {
 	 * launches of RUNS_NAP_GROUPS work-groups or more. On an H100 they
 	 * made reduce by key 1.00-1.15x and run-length encode up to 1.14x as
 	 * fast at 2^24-2^28 and cost 5-20 % at 2^22, 512 tiles
-	 * (docs/performance-hist-rle.md, "Run-length encode and reduce by
-	 * key: the naps on"). The wrong NVIDIA build they once gave is worked
-	 * around in runs.cl (docs/lookback-naps.md). */
+	 * (docs/design/hist-rle.md). The wrong NVIDIA build they once gave is worked
+	 * around in runs.cl (docs/design/lookback.md). */
 	.runs_wait = 1150,
 	.runs_poll = 76,
 	/* Scan: CUB's delays for float sums on sm_90 (1140 ns, 688 ns) made
@@ -76,7 +75,7 @@ static const struct algo_tuning default_tuning = {
 	 * rounds.
 	 * Partition (126 registers) lost 5-35 % with 64 or 80, and reduce by
 	 * key (108) 8-22 % at 2^22 with 80, though 1.07-1.13x from 2^26
-	 * (docs/performance-select.md, "Register caps"). */
+	 * (docs/design/select.md, docs/design/hist-rle.md). */
 	.select_regs = 64,
 	.runs_regs = 0,
 	.histogram_regs = 0,
@@ -84,8 +83,7 @@ static const struct algo_tuning default_tuning = {
 	 * cap; 3 work-groups of 256 an SM instead of 2) made it 1.07-1.13x as
 	 * fast at 2^26-2^28 with runs of 4 and 64 on an H200 (runs of 1: no
 	 * change), and cost 8-22 % at 2^22, where the launch has too few
-	 * work-groups to fill the SMs either way (docs/performance-hist-rle.md,
-	 * "Unique and reduce by key: register caps"). */
+	 * work-groups to fill the SMs either way (docs/design/hist-rle.md). */
 	.by_key_regs = 80,
 	.by_key_regs_n = 1u << 25,
 	.small_n = SMALL_AUTO,
@@ -202,19 +200,19 @@ tuning_parse(const char *text, struct algo_tuning *t)
  * The one-work-group path for small n, by device kind where the tuning
  * leaves it open. GPUs: work-groups as wide as the device takes (1024 asked;
  * NVIDIA's OpenCL allows 256 for every kernel, so they run 256 wide
- * there, docs/nvidia-driver/README.md), so that one of them has many
+ * there, contrib/driver-bugs/nvidia-driver/README.md), so that one of them has many
  * loads in flight, and 2 vectors
  * per work-item (a tile of 8192 4-byte elements; twice that in registers
  * with the next tile's loads); up to 2^14 elements, where on the H100 a
  * one-launch copy of n elements takes 13-16 us and the look-back calls
- * took 2.5-6 us more (docs/performance-host.md, "Small n"). Compaction,
+ * took 2.5-6 us more (docs/design/host.md). Compaction,
  * partition and unique up to 2^13 only: on an H200 at 2^14 their one
  * work-group took 17-22 us a blocking call, the look-back path at 2^15
- * 14 us (docs/performance-host.md, "The selections' threshold").
+ * 14 us (docs/design/host.md).
  * CPUs: one work-group of the usual width, which takes one core, up to
  * 2^12: on PoCL 3.1 here (2 shared cores) its blocking scans took up to
  * 1.7x the look-back path's time from 2^11 to 2^14, while its reduce
- * took 0.6x at 2^13-2^14 (docs/performance-host.md).
+ * took 0.6x at 2^13-2^14 (docs/design/host.md).
  */
 static void
 small_defaults(const clwarp_engine *engine, struct algo_tuning *t)
@@ -244,20 +242,18 @@ static const struct {
 } device_tunings[] = {
 	/* Pairs of 4-byte keys and values: 3 work-groups of 256 an SM at 80
 	 * registers took 0.95-0.98x the time of 2 at 128 registers on an H200
-	 * (bench/results/h200-sort-pairs-cap-20261128/). Since pairs stage
+	 * (docs/design/sort-gpu.md). Since pairs stage
 	 * each key as it is ranked, tiles of 32 keys a work-item (the most
 	 * 48 KB of local memory holds; 4 bytes spilled) take 0.92-0.94x the
 	 * time of 24 there, 0.96-0.98 of CUB at 2^24-2^28 uint pairs
-	 * (docs/performance-sort.md;
-	 * bench/results/h200-sort-lookback-20261128/session34/). On an H100
+	 * (docs/design/sort-gpu.md). On an H100
 	 * the cap cost 1.10-1.18x
-	 * (bench/results/h200-h100-sort-copies-20261128/). Pairs with 8-byte
+	 * (docs/design/sort-gpu.md). Pairs with 8-byte
 	 * keys or values at 80 registers instead of the compiler's 88-96
 	 * (3 work-groups an SM instead of 2) took 0.89-0.91x the time at
 	 * 2^24-2^28 for ulong keys with uint values, 0.93-0.94x for uint keys
 	 * with ulong values and 1.00x for ulong keys and values
-	 * (bench/results/h200-sort-lookback-20261128/, session34/ and
-	 * session35/). */
+	 * (docs/design/sort-gpu.md). */
 	{ "NVIDIA H200", "sort_pairs_regs=80,sort_pairs_items=32,sort_wide_pairs_regs=80" },
 };
 
@@ -292,7 +288,7 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 		status = tuning_parse(text, t);
 	/* Run-length encode and reduce by key on nv: tiles of 256 x 8 vectors
 	 * took 0.73-0.89x the time of 128 x 4 on the H100 (2^24-2^28 uint
-	 * keys, runs of 1, 4 and 64; docs/performance-hist-rle.md): fewer, larger
+	 * keys, runs of 1, 4 and 64; docs/design/hist-rle.md): fewer, larger
 	 * tiles, so fewer look-back steps per key. */
 	if (!t->runs_wg)
 		t->runs_wg = nv ? 256 : t->scan_wg;
@@ -302,7 +298,7 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 	 * of 256 x 6 back to back at 2^22-2^23 keys on an H200 (runs of 4;
 	 * 683 tiles of 6144 keys at 2^22 leave a tail on 528 work-group
 	 * slots), 0.98x at 2^24 and 1.01x at 2^26-2^28
-	 * (docs/performance-hist-rle.md, "Unique: tiles of five vectors"). */
+	 * (docs/design/select.md). */
 	if (!t->unique_vectors)
 		t->unique_vectors = nv ? 5 : t->select_vectors;
 	if (!t->histogram_wg)
@@ -311,24 +307,24 @@ algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 		t->histogram_groups = t->reduce_groups;
 	/* Pairs on nv: tiles of 256 x 20 took 0.89x the time of 256 x 16 on
 	 * the H100 (2^28 uint pairs; keys alone: 0.97-1.03x, so they keep 16),
-	 * and 256 x 24 then 0.94x that of 256 x 20 (bench/results/h100-sort-3).
+	 * and 256 x 24 then 0.94x that of 256 x 20 (docs/design/sort-gpu.md).
 	 * Since the pairs kernel keeps its staged digits in local memory (96
 	 * registers at 24, 128 at 28: still 2 work-groups an SM), 256 x 28
 	 * took 0.97-0.99x the time of the old kernel at 256 x 24 on an H100
 	 * at 2^24-2^28 uint pairs, 0.89-0.92 of CUB, and 0.96-0.99x on an
 	 * H200, 0.82-0.84 (256 x 32: 134 registers, 1.4x; 3 alternated
-	 * rounds, bench/results/h100-h200-sort-pairs-20261128).
+	 * rounds, docs/design/sort-gpu.md).
 	 * 8-byte keys alone on nv: tiles of 256 x 16 (sort_wide_items 32; 84
 	 * registers, 2 work-groups an SM) took 0.90x the time of 256 x 10 on
 	 * an H200 at 2^24-2^28 ulong keys, 0.97-0.99 of CUB, in 4 alternated
 	 * rounds (256 x 12 took 0.91-0.92x, 256 x 14 0.94-0.95x), and
 	 * 0.88-0.90x on an H100, 0.94-0.98 of CUB
-	 * (bench/results/h200-sort-caps-20261127). Pairs with 8-byte keys
+	 * (docs/design/sort-gpu.md). Pairs with 8-byte keys
 	 * take the same 256 x 16 (92 registers): ulong keys with uint values
 	 * took 0.85-0.89x the time of 256 x 12 (the old 24 halved; 72
 	 * registers, 3 work-groups an SM) on an H100, 0.90-0.93 of CUB, and
 	 * 1.00x on an H200, 0.82-0.85; 256 x 14 took 0.89-0.91x and 1.04-1.06x
-	 * (bench/results/h100-h200-sort-pairs-20261128). */
+	 * (docs/design/sort-gpu.md). */
 	if (!t->sort_pairs_items)
 		t->sort_pairs_items = nv ? 28 : t->sort_items ? t->sort_items : 16;
 	if (!t->sort_wide_items)
@@ -376,12 +372,12 @@ algo_tuning_naps(const struct algo_tuning *t, enum algo_kind kind, unsigned *wai
  * compiler's choice), given as -cl-nv-maxrregcount: a cap lets more
  * work-groups share an SM. 4-byte keys alone sort with 64 (room for 4
  * work-groups of 256 an SM), with larger tiles (algo_kinds.c,
- * sort_shape); pairs lost 1.4-1.6x with it (docs/performance-sort.md,
- * bench/results/h100-sort-4/). A cap of 80 for pairs of 4-byte keys and
+ * sort_shape); pairs lost 1.4-1.6x with it (docs/design/sort-gpu.md).
+ * A cap of 80 for pairs of 4-byte keys and
  * values (3 work-groups an SM instead of 2) made them 1.04-1.09x as fast
  * at 2^24-2^28 on an H200, but with each key's peers then ranked in turn
  * (1.02-1.03x more on the H200) 1.05-1.13x slower on an H100
- * (docs/performance-sort.md, bench/results/h200-sort-caps-20261127/), so
+ * (docs/design/sort-gpu.md), so
  * pairs of 4-byte keys and values take sort_pairs_regs: no cap, but 80 on
  * an H200 (device_tunings), and pairs with 8-byte keys or values
  * sort_wide_pairs_regs, the same.

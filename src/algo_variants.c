@@ -33,7 +33,7 @@ fit_work_group(const clwarp_engine *engine, const struct backend_config *config,
 /* Small enough for one work-group: the kinds with a *_small kernel (or,
  * for reduce, a one-work-group launch), up to small_n * 4 bytes, or
  * small_select_n * 4 for the selections, whose one work-group falls
- * behind the look-back path sooner (docs/performance-host.md). */
+ * behind the look-back path sooner (docs/design/host.md). */
 static bool
 small_fits(const struct algorithms *a, enum algo_kind kind, clwarp_type type, size_t n)
 {
@@ -108,7 +108,7 @@ algo_state_get(clwarp_engine *engine, const struct backend_config *config,
 	a->out_of_order = !engine->queue_in_order;
 	/* On a CPU device, work-groups run on worker threads that the OS may
 	 * take off their cores; a tile that waits for another then spins on
-	 * the core the other one needs (docs/performance-sort-cpu.md). Oclgrind reports every device type, CPU included. */
+	 * the core the other one needs (docs/design/cpu-sort.md). Oclgrind reports every device type, CPU included. */
 	a->sort_wait_free = tuning.sort_lookback == SORT_LOOKBACK_AUTO
 				    ? (engine->info.type & CL_DEVICE_TYPE_CPU) != 0
 				    : tuning.sort_lookback == SORT_LOOKBACK_NEVER;

@@ -26,7 +26,7 @@
  * 1 GiB between a GPU and such memory at 55 GB/s each way, and at 14
  * (read) and 7.6 GB/s (write) with malloc'd memory; memory mapped in one
  * GPU's context served the other at the same speed
- * (docs/performance-multidevice.md, peer-copy-bench). PoCL's CPU devices
+ * (docs/design/multidevice.md, peer-copy-bench). PoCL's CPU devices
  * gain nothing, and a PoCL-R buffer's map and unmap would cross the
  * network.
  */
@@ -42,8 +42,7 @@ host_pins_memory(const clwarp_engine *e)
  * memcpy ran at 18-36 GB/s, and at 35-45 GB/s when the chunk was filled
  * with non-temporal stores, which leave no copy of its lines in the CPU's
  * caches for the DMA to fetch from there; 12 threads also filled 64 MiB at
- * 65-67 GB/s that way against 47-53 with memcpy (docs/copies.md,
- * "Non-temporal stores"). Short copies gain nothing and take memcpy.
+ * 65-67 GB/s that way against 47-53 with memcpy (docs/design/copies.md). Short copies gain nothing and take memcpy.
  */
 void
 host_copy_for_device(void *dst, const void *src, size_t n)

@@ -399,7 +399,7 @@ prepare_launch(clwarp_kernel *kernel, unsigned dims, const size_t *global, const
 				 kernel->name, groups, (unsigned long long)CLWARP_MAX_WORK_GROUPS);
 	/* Refused here, before the driver: NVIDIA's returns CL_INVALID_KERNEL_ARGS
 	 * too, but such a launch breaks the enqueues that other threads make at
-	 * the same moment (docs/nvidia-driver/README.md). */
+	 * the same moment (contrib/driver-bugs/nvidia-driver/README.md). */
 	if (kernel->args_unset) {
 		unsigned i = 0;
 		char what[200];

@@ -10,7 +10,7 @@
  * a process in one cache, and release an entry by kernel hash and local
  * size alone: two queues running one kernel at once, on grids of different
  * sizes or offsets, abort the process in pocl_release_dlhandle_cache
- * (docs/pocl-5.0-two-devices/README.md). Engines are such queues (an
+ * (contrib/driver-bugs/pocl-5.0-two-devices/README.md). Engines are such queues (an
  * engine per thread, a device group's engines). So each engine on those
  * versions takes the lowest free slot k (1 to 63) and builds with
  * -D CLWARP_POCL_SLOT=k: programs of its own, kernel hashes of their own.

@@ -90,7 +90,7 @@ build_log(cl_program program, cl_device_id device)
  * diagnostic. PoCL 3.1 fails about one build in 300-500, with a log that
  * only says the device "failed to build the program", while other
  * processes build the same programs into its empty kernel cache; the
- * same build then succeeds (docs/pocl-kcache-race/). A compile error
+ * same build then succeeds (contrib/driver-bugs/pocl-kcache-race/). A compile error
  * names an error in the log and is not retried.
  */
 #define BUILD_RETRIES 2
@@ -141,7 +141,7 @@ program_kernel_names(clwarp_program *prog)
 
 	/* Count first: NVIDIA's driver crashes when asked for the names of a
 	 * program without kernels, and Intel's CPU runtime calls such a
-	 * program's executable invalid (docs/nvidia-driver/README.md). A
+	 * program's executable invalid (contrib/driver-bugs/nvidia-driver/README.md). A
 	 * program that got here was built, so either way it has none. */
 	err = clGetProgramInfo(prog->program, CL_PROGRAM_NUM_KERNELS, sizeof(count), &count, NULL);
 	if (err == CL_INVALID_PROGRAM_EXECUTABLE || (err == CL_SUCCESS && count == 0))
@@ -381,7 +381,7 @@ program_texts(const clwarp_engine *engine, const struct backend_config *config, 
 	/* Sub-groups that are only an OpenCL C 3.0 feature need that language
 	 * version; the user's options come after, so an explicit -cl-std wins.
 	 * NVIDIA's compiler fails a program with a kernel of no parameters when
-	 * asked for argument info (docs/nvidia-driver/README.md): such a
+	 * asked for argument info (contrib/driver-bugs/nvidia-driver/README.md): such a
 	 * program goes without, and its kernels' argument types are unknown. */
 	bool arg_info = !(src->kernel_without_params && engine->info.platform_name &&
 			  strstr(engine->info.platform_name, "NVIDIA"));

@@ -26,7 +26,7 @@
  * other runs (non-blocking enqueues, one event per chunk), taking the
  * copy's pieces in order from a shared cursor.
  */
-/* Measured on an H200 (docs/copies.md, "Tuning"): staged copies lose to
+/* Measured on an H200 (docs/design/copies.md): staged copies lose to
  * the driver's pageable path at 1-4 MiB and win from 16 MiB; 32 chunks of
  * 2 MiB and 12 threads reach 0.62-0.91 of pinned from 64 MiB, where 8 of
  * 4 MiB and 4 threads reached 0.40-0.53. */
@@ -38,8 +38,7 @@
  * (host_copy_for_device): staged over pinned, 16 MiB writes went from
  * 0.40 to 0.53 with them on an H200's host (8 rounds) and from 0.41 to
  * 0.54 on an H100's (6), 64 MiB ones tied (0.71 / 0.73, 0.70 / 0.70), and
- * 256 MiB ones lost (0.85 to 0.78, 0.84 to 0.73; docs/copies.md, "Host
- * memory traffic against the DMA"). */
+ * 256 MiB ones lost (0.85 to 0.78, 0.84 to 0.73; docs/design/copies.md). */
 #define DEFAULT_STREAM ((size_t)64 << 20)
 /* Pieces smaller than this cost more in enqueues than they overlap. */
 #define PIECE_MIN ((size_t)64 << 10)

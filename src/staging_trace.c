@@ -9,7 +9,7 @@
 
 /*
  * Why: a staged copy of 64 MiB took 1.8-2.1 ms on an H200 where its
- * memcpy alone takes 1.0 ms and the DMA 1.2 ms (docs/copies.md). Whether
+ * memcpy alone takes 1.0 ms and the DMA 1.2 ms (docs/design/copies.md). Whether
  * the DMA engine waits for the host (gaps between DMAs), runs slower than
  * from pinned memory (contention for host memory), or starts late and
  * ends long after the last memcpy, shows only piece by piece. The records

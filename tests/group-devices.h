@@ -18,7 +18,7 @@
  * @p spec: with a GPU, the first GPU and the first CPU device ("P:D,P:D"),
  * so that the GPU is tested and a machine's PoCL is needed once only
  * (on the GPU machine PoCL 5.0 aborted in pocl_release_dlhandle_cache
- * with two of its devices, docs/pocl-5.0-two-devices/README.md); without
+ * with two of its devices, contrib/driver-bugs/pocl-5.0-two-devices/README.md); without
  * one, the CPU devices ("cpu", two PoCL devices under meson); else "all".
  * Chosen in a child process: an OpenCL platform set up before Check forks
  * the tests leaves the children without its threads (PoCL then hangs).

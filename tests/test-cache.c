@@ -481,7 +481,7 @@ END_TEST
 /*
  * Processes building the same programs at once into an empty PoCL kernel
  * cache: PoCL 3.1 then fails a build now and then with no diagnostic
- * (docs/pocl-kcache-race/), which the engine builds again. Six processes
+ * (contrib/driver-bugs/pocl-kcache-race/), which the engine builds again. Six processes
  * of thirty programs each; four in quick, where a cold build of each costs
  * 0.4 s of CPU in each process.
  */

@@ -109,7 +109,7 @@ END_TEST
 
 /* A kernel without parameters beside one with them, in one program: NVIDIA's
  * compiler failed such a program when asked for argument info
- * (docs/nvidia-driver/README.md). Both run; the second one's result is
+ * (contrib/driver-bugs/nvidia-driver/README.md). Both run; the second one's result is
  * checked. */
 START_TEST(test_kernel_without_parameters)
 {

@@ -7,7 +7,7 @@
 #
 #   bash tools/gpu-check.sh
 #
-# What it runs (docs/gpu-status.md records the last check):
+# What it runs (docs/status.md shows the last check of each part):
 #   nv-*           the whole suite on the GPU with nothing set (default
 #                  backend; its group suites on the first GPU and the first
 #                  CPU device), in four parts: nv-engine, nv-tools and
@@ -35,6 +35,9 @@
 #
 # Ends with one line "N passed, M failed, K skipped" (meson's tests); exit 1
 # when anything failed or was skipped. Logs: build-gpu/meson-logs/PART.txt.
+# Records each part's tests in docs/status/gpu-check.json (the parts run
+# replace theirs; tools/gpu-check-summary.py) and makes docs/status.md
+# again from it (tools/status-page.py): commit both.
 # Knob: CLWARP_GPU_CHECK_PARTS="nv-kernels stress-0" (default: all parts).
 set -uo pipefail
 
@@ -189,11 +192,11 @@ main() {
 		read -r p _ f _ s _ <<<"${result[$name]//,/}"
 		passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	done
-	python3 tools/gpu-status-page.py "$((SECONDS - start))" \
+	python3 tools/gpu-check-summary.py docs/status/gpu-check.json "$((SECONDS - start))" \
 		"$source" \
 		"$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" \
-		"$PARTS" "$BUILD" >"$BUILD/gpu-status.md"
-	echo "(the text for docs/gpu-status.md: $BUILD/gpu-status.md)"
+		"$PARTS" "$BUILD"
+	python3 tools/status-page.py && echo "(recorded: docs/status/gpu-check.json, docs/status.md)"
 	echo "$passed passed, $failed failed, $skipped skipped"
 	((failed == 0 && skipped == 0))
 }

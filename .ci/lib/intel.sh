@@ -56,9 +56,9 @@ step_intel() {
 	# sub-groups, so it never refuses a 2-D shape. The warp suite checks
 	# float and double warp_reduce_add against the lane-order sum, which
 	# this compiler reorders unless the fold's loop is kept scalar
-	# (docs/intel-float-fold/). warp-sort: its float keys sorted wrong
+	# (contrib/driver-bugs/intel-float-fold/). warp-sort: its float keys sorted wrong
 	# descending here at W = 32 until the key took its mask from a shift
-	# (docs/intel-sort-key-miscompile/).
+	# (contrib/driver-bugs/intel-sort-key-miscompile/).
 	in_intel env CLWARP_BACKEND=local CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 warp warp-ops warp-sort || rc=1
 	echo "Intel, local backend (W = 32): $((SECONDS - t)) s"

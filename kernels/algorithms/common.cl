@@ -270,7 +270,7 @@ CLWARP_INLINE ulong word_load(volatile global ulong *p)
 #endif
 /* The same value, which NVIDIA's compiler must take as new: nothing it
  * derived from x before this point is reused after it (runs.cl, after the
- * look-back; docs/lookback-naps.md). */
+ * look-back; docs/design/lookback.md). */
 CLWARP_INLINE uint algo_opaque(uint x)
 {
 	asm volatile("mov.b32 %0, %0;" : "+r"(x));

@@ -130,7 +130,7 @@ CLWARP_INLINE bool hist_uniform(const uint *b, CLWARP_WARP_PARAM)
  * otherwise queue up), else one per sample. Where a warp may vote on its
  * own, a tile whose first vector is not uniform is counted sample by
  * sample with no more votes: on random floats the votes cost 10 % of the
- * histogram's time on the H200 (docs/performance-hist-rle.md). Every
+ * histogram's time on the H200 (docs/design/hist-rle.md). Every
  * work-item comes here (the warp calls).
  */
 #ifdef CLWARP_ALGO_WARP_ALONE

@@ -98,7 +98,7 @@ CLWARP_OVERLOAD ulong2 value_load(volatile global ulong2 *p)
  * (the prefix's first half beside the aggregate's second) reads again.
  * The split form's value store, global fence, state store and the
  * reader's fence and loads made the look-back 0.4 ms of 1.3 ms at 2^28
- * keys on the H100 (docs/performance-hist-rle.md).
+ * keys on the H100 (docs/design/hist-rle.md).
  */
 CLWARP_OVERLOAD void tile_publish(volatile global ulong *words, volatile global PAIR *slots,
 				  uint tile, uint state, PAIR v)
@@ -350,7 +350,7 @@ __kernel void clwarp_runs(global const T *keys, global const V *values, global T
 	/* At each head, the aggregate of the run before it. The head bits
 	 * afresh: with the look-back's naps compiled in, NVIDIA's compiler
 	 * kept a test of one head bit from the loop above across the
-	 * look-back, and run lengths came out wrong (docs/lookback-naps.md). */
+	 * look-back, and run lengths came out wrong (docs/design/lookback.md). */
 	heads = algo_opaque(heads);
 	q = (uint)(run.x - from);
 #ifdef HAS_VALUES

@@ -141,7 +141,7 @@ CLWARP_INLINE uint block_count_chunks(uint selected, uint *chunk, local uint *sm
  * lies below n. Compaction and partition test their elements against n
  * in the last tile only, and call the predicate on those below n alone:
  * skipping the test on whole tiles made both 1.19-1.29x as fast at 2^28
- * on the H200 (docs/performance-select.md). Unique keeps its loop as it
+ * on the H200 (docs/design/select.md). Unique keeps its loop as it
  * was: skipping the test in tile_heads, or taking its mask from
  * tile_valid_bits, made it 4-9 % slower at 2^26-2^28 there.
  */

@@ -47,8 +47,7 @@
  * plain unsigned words: IEEE 754's totalOrder, NaNs by sign and payload,
  * as CUB sorts floats. That took 0.92-0.99x the time of the NaN rule
  * below, whose test the passes pay at every use of a key, on an H100 and
- * an H200 (docs/performance-sort.md;
- * bench/results/h200-h100-sort-float-nan-test-20261128/).
+ * an H200 (docs/design/sort-gpu.md).
  */
 CLWARP_INLINE KEY_T sort_word(KEY_T key, uint mode)
 {
@@ -320,16 +319,14 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 /* The look-back's walk in batches of 4 words (packed words only, where a
  * word read whole carries its state and value): keys alone on an H200
  * sorted uint keys in 0.95-0.97x the time; pairs, at 80 registers there,
- * lost up to 1.02x, so they walk one tile at a time (docs/performance-sort.md;
- * bench/results/h200-sort-lookback-20261128/session32/). */
+ * lost up to 1.02x, so they walk one tile at a time (docs/design/sort-gpu.md). */
 #if defined(ALGO_WORD64) && !defined(HAS_VALUES)
 #define SORT_LOOKBACK_BATCH 4
 #endif
 /* Pairs on nv stage each key as it is ranked, so its register is free
  * for what follows: on an H200 0.96-0.97x the time. Keys alone lost up to
  * 1.05x that way, and pairs on PoCL 3.1 took 1.04-1.05x; they stage after
- * the ranking (docs/performance-sort.md;
- * bench/results/h200-sort-lookback-20261128/session33/). */
+ * the ranking (docs/design/sort-gpu.md). */
 #if defined(HAS_VALUES) && defined(CLWARP_BACKEND_NV)
 #define SORT_STAGE_AS_RANKED 1
 #endif

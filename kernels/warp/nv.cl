@@ -233,7 +233,7 @@ CLWARP_NV_REDUX_ALL(int, "s32")
 CLWARP_NV_REDUX_ALL(uint, "u32")
 
 /* and/or/xor of 32-bit values: redux.sync's .b32 forms (sm_80+), 2.5x the
- * butterfly (bench/results/h100-warp-*: CUDA's __reduce_xor_sync). */
+ * butterfly, as CUDA's __reduce_xor_sync is. */
 #if defined(CLWARP_NV_SM) && CLWARP_NV_SM >= 80
 #define CLWARP_HAS_BITWISE_REDUCE_32 1
 #define CLWARP_NV_REDUX_BITWISE(T) \

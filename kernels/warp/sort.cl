@@ -241,7 +241,7 @@ CLWARP_INLINE uint clwarp_exchange_slot(uint p, uint r, uint n, uint w)
  * compiler (2026.2) crashes (SIGSEGV, sycl-kernel-reduce-cross-barrier-values)
  * where it copies the lane arithmetic past the barriers of a kernel with
  * many exchanges; it copies no load. One load per call, beside two
- * barriers per round (docs/intel-local-sort-crash/). */
+ * barriers per round (contrib/driver-bugs/intel-local-sort-crash/). */
 CLWARP_INLINE uint clwarp_exchange_lane(void)
 {
 #if defined(CLWARP_BACKEND_LOCAL)

@@ -1,2 +1,0 @@
-# Run on the warm H200 right after the GPU check of 31801e9, from the repository root.
-source .device/opencl-env.sh >/dev/null 2>&1; CASES=pairs-uint ROUNDS=2 LIMIT=200 bash bench/sort-ab-gpu.sh /tmp/ab29 new old::sort_pairs_regs=0,sort_pairs_items=28 > /tmp/ab29.log 2>&1; echo "ab rc $? $SECONDS s"; cat /tmp/ab29/summary.txt /tmp/ab29/ptxas.txt; CLWARP_LOG_LEVEL=info /tmp/sort-ab/build-0/bench/sort-bench --cases pairs-uint --min-log2 20 --max-log2 20 --reps 2 2>&1 | grep -i "defaults\|H200" | head -3
