@@ -102,18 +102,18 @@ timed_run(struct bench *b, enqueue_fn fn, const void *ctx, struct sample *out)
 	if (b->profiling) {
 		err = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &mark);
 		if (err != CL_SUCCESS)
-			die("clEnqueueMarkerWithWaitList: %s", clwarp_cl_error_to_str(err));
+			die("clEnqueueMarkerWithWaitList: %s", clwarp_cl_error_name(err));
 		/* Submit it now, as cudaEventRecord does: it completes on the idle queue. */
 		err = clFlush(b->queue);
 		if (err != CL_SUCCESS)
-			die("clFlush: %s", clwarp_cl_error_to_str(err));
+			die("clFlush: %s", clwarp_cl_error_name(err));
 	}
 	t0 = now_s();
 	s = fn(b, ctx, RUN_EVENT, &last);
 	err = clFinish(b->queue);
 	t1 = now_s();
 	if (err != CL_SUCCESS)
-		die("clFinish: %s", clwarp_cl_error_to_str(err));
+		die("clFinish: %s", clwarp_cl_error_name(err));
 	out->wall_s = t1 - t0;
 	host_s = t1 - t_mark;
 	if (s == CLWARP_OK && mark) {
@@ -164,7 +164,7 @@ batch_run(struct bench *b, enqueue_fn fn, const void *ctx, int k, double *per_ca
 	err = clFinish(b->queue);
 	*per_call_s = (now_s() - t0) / k;
 	if (err != CL_SUCCESS)
-		die("clFinish: %s", clwarp_cl_error_to_str(err));
+		die("clFinish: %s", clwarp_cl_error_name(err));
 	return s;
 }
 
@@ -287,7 +287,7 @@ measure(struct bench *b, const struct bench_case *c, size_t n)
 		const char *msg = clwarp_last_error();
 
 		fprintf(stderr, "%s: backend %s, %s %s, n = %zu: %s%s%s\n", progname, b->backend, c->op,
-		        type_name(c->type), n, clwarp_status_to_str(s), *msg ? ": " : "", msg);
+		        type_name(c->type), n, clwarp_status_name(s), *msg ? ": " : "", msg);
 		res.ms = MS_FAILED;
 	} else if (check(b, c, n) != 0) {
 		fprintf(stderr, "%s: a benchmark of a wrong answer is worthless%s\n", progname,
@@ -342,7 +342,7 @@ measure_copy(struct bench *b, int min_log2, int max_log2, struct result *copy)
 	s = clwarp_program_build_source(b->engine, copy_source, "bench-copy.cl", NULL, &prog, NULL);
 	if (s != CLWARP_OK)
 		die_status(s, "building the copy kernel");
-	s = clwarp_program_kernel(prog, "bench_copy4", &run.k);
+	s = clwarp_kernel_new(prog, "bench_copy4", &run.k);
 	if (s != CLWARP_OK)
 		die_status(s, "the copy kernel");
 	if (clwarp_kernel_set_arg_buffer(run.k, 0, b->in) != CLWARP_OK ||

@@ -54,7 +54,7 @@ median(double *v, int n)
 static void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "group-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	fprintf(stderr, "group-bench: %s: %s (%s)\n", what, clwarp_status_name(s), clwarp_last_error());
 	exit(1);
 }
 

@@ -45,7 +45,7 @@
 static _Noreturn void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "hist-rle-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s),
+	fprintf(stderr, "hist-rle-bench: %s: %s (%s)\n", what, clwarp_status_name(s),
 		clwarp_last_error());
 	exit(1);
 }

@@ -114,7 +114,7 @@ main(int argc, char **argv)
 	clwarp_engine_options_init(&o);
 	if (clwarp_engine_new(&o, &e) != CLWARP_OK || clwarp_engine_backend(e, &backend, &warp) != CLWARP_OK ||
 	    clwarp_program_build_source(e, source, "empty.cl", NULL, &p, NULL) != CLWARP_OK ||
-	    clwarp_program_kernel(p, "empty", &b.k) != CLWARP_OK ||
+	    clwarp_kernel_new(p, "empty", &b.k) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(int), NULL, &out) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(b.k, 0, out) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, 1024 * sizeof(float), NULL, &b.floats) != CLWARP_OK ||

@@ -308,7 +308,7 @@ main(int argc, char **argv)
 	    clwarp_buffer_new(d.e, CL_MEM_READ_WRITE, 16, NULL, &d.count) != CLWARP_OK ||
 	    clwarp_program_build_source(d.e, copy_source, "percall-copy.cl", NULL, &prog, NULL) !=
 		    CLWARP_OK ||
-	    clwarp_program_kernel(prog, "bench_copy4", &d.copy) != CLWARP_OK ||
+	    clwarp_kernel_new(prog, "bench_copy4", &d.copy) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(d.copy, 0, d.in) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(d.copy, 1, d.out) != CLWARP_OK) {
 		fprintf(stderr, "percall-bench: %s\n", clwarp_last_error());

@@ -98,7 +98,7 @@ static const char *const type_names[] = { "int", "uint", "long", "ulong", "float
 static _Noreturn void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_name(s), clwarp_last_error());
 	exit(1);
 }
 

@@ -17,7 +17,7 @@
 static void
 report(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "algorithms: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "algorithms: %s: %s: %s\n", what, clwarp_status_name(status),
 	        clwarp_last_error());
 }
 

@@ -101,7 +101,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "group-fault: %zu calls in %d s and none failed\n", calls, SECONDS);
 		return 3;
 	}
-	printf("group-fault: call %zu failed as expected: %s (%s)\n", calls + 1, clwarp_status_to_str(s),
+	printf("group-fault: call %zu failed as expected: %s (%s)\n", calls + 1, clwarp_status_name(s),
 	       clwarp_last_error());
 	snprintf(needle, sizeof(needle), "device %zu (", dead);
 	if (!strstr(clwarp_last_error(), needle)) {
