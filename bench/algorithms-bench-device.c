@@ -39,21 +39,23 @@ call_case(struct bench *b, const void *ctx, cl_event *last)
 
 	switch (c->kind) {
 	case KIND_REDUCE:
-		return clwarp_reduce(b->engine, c->type, c->combine, b->in, n, b->small, last);
+		return clwarp_reduce(b->engine, c->type, b->in, b->small, n, c->combine, last);
 	case KIND_SCAN:
-		return clwarp_scan(b->engine, c->type, c->combine, c->inclusive, b->in, b->out, n, last);
+		return clwarp_scan(b->engine, c->type, b->in, b->out, n, c->combine,
+				c->inclusive ? CLWARP_SCAN_INCLUSIVE : 0, last);
 	case KIND_COMPACT:
-		return clwarp_compact(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+		return clwarp_compact(b->engine, c->type, b->in, b->out, b->small, n, c->pred, last);
 	case KIND_PARTITION:
-		return clwarp_partition(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+		return clwarp_partition(b->engine, c->type, b->in, b->out, b->small, n, c->pred, 0,
+				last);
 	case KIND_PARTITION_REVERSED:
-		return clwarp_partition_reversed(b->engine, c->type, c->pred, b->in, n, b->out, b->small,
-		                                 last);
+		return clwarp_partition(b->engine, c->type, b->in, b->out, b->small, n, c->pred,
+		                                 CLWARP_PARTITION_REVERSED, last);
 	case KIND_SEGREDUCE:
-		return clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
-		                               b->out, last);
+		return clwarp_segmented_reduce(b->engine, c->type, b->in, b->out, n / c->row,
+		                               c->row, c->combine, last);
 	case KIND_SOFTMAX:
-		return clwarp_softmax_rows(b->engine, b->in, n / c->row, c->row, b->out, last);
+		return clwarp_softmax_rows(b->engine, b->in, b->out, n / c->row, c->row, last);
 	}
 	return CLWARP_ERROR_INVALID_ARGUMENT;
 }

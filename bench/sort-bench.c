@@ -140,7 +140,8 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 	unsigned flags = sort_flags | (c->total_order ? CLWARP_SORT_TOTAL_ORDER : 0);
 
 	if (c->value >= 0)
-		s = clwarp_sort_pairs(e, c->key, keys, (clwarp_type)c->value, values, n, flags, &last);
+		s = clwarp_sort_pairs(e, c->key, (clwarp_type)c->value, keys, values, n, flags,
+				&last);
 	else
 		s = clwarp_sort_keys(e, c->key, keys, n, flags, &last);
 	if (s != CLWARP_OK)

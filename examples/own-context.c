@@ -111,7 +111,7 @@ main(void)
 		status = clwarp_kernel_warp_info(kernel, 1, &local, &backend, &width);
 	/* The sum first, from the untouched data; then the scan in place. */
 	if (status == CLWARP_OK)
-		status = clwarp_reduce(engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, data, N, total, NULL);
+		status = clwarp_reduce(engine, CLWARP_TYPE_INT, data, total, N, CLWARP_OP_ADD, NULL);
 	if (status == CLWARP_OK)
 		status = clwarp_kernel_set_arg_buffer(kernel, 0, data);
 	if (status == CLWARP_OK)

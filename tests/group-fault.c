@@ -135,7 +135,7 @@ main(int argc, char **argv)
 
 	if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(cl_long), NULL, &one) != CLWARP_OK)
 		return fail("a buffer on a live device");
-	if (clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, whole, N, one, NULL) != CLWARP_OK ||
+	if (clwarp_reduce(e, CLWARP_TYPE_INT, whole, one, N, CLWARP_OP_ADD, NULL) != CLWARP_OK ||
 	    clwarp_buffer_read(e, one, 0, sizeof(cl_int), &result32) != CLWARP_OK)
 		return fail("clwarp_reduce on the live device");
 	result = result32;

@@ -95,7 +95,7 @@ tuning(const char *value)
 	char *saved = set_env("CLWARP_ALGO_TUNING", value);
 
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &m));
-	s = clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, m, 4, m, NULL);
+	s = clwarp_reduce(e, CLWARP_TYPE_INT, m, m, 4, CLWARP_OP_ADD, NULL);
 	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
 	restore_env("CLWARP_ALGO_TUNING", saved);
 	clReleaseMemObject(m);
@@ -477,6 +477,27 @@ c_backend_name(void)
 	KEEP(clwarp_backend_from_name("warpdrive", &b));
 }
 
+/* Flag bits a call does not know (F.buf holds 16 ints). */
+static clwarp_status
+c_scan_flags(void)
+{
+	KEEP(clwarp_scan(F.e, CLWARP_TYPE_INT, F.buf, F.buf, 16, CLWARP_OP_ADD, 0x6u, NULL));
+}
+
+static clwarp_status
+c_segmented_scan_flags(void)
+{
+	KEEP(clwarp_segmented_scan(F.e, CLWARP_TYPE_INT, F.buf, F.buf, 2, 8, CLWARP_OP_ADD,
+				   CLWARP_SCAN_INCLUSIVE | 0x100u, NULL));
+}
+
+static clwarp_status
+c_partition_flags(void)
+{
+	KEEP(clwarp_partition(F.e, CLWARP_TYPE_INT, F.buf, F.buf, F.buf, 16, "x > 0",
+			      0x2u, NULL));
+}
+
 static const struct bad_case {
 	const char *name;
 	clwarp_status (*run)(void);
@@ -557,6 +578,9 @@ static const struct bad_case {
 	{ "wait list NULL with 2 events", c_async_wait_null, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list of 2 events that is NULL" },
 	{ "wait list with num_wait 0", c_async_wait_count_zero, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list that is not NULL with num_wait 0" },
 	{ "wait list holding NULL", c_async_wait_null_event, CLWARP_ERROR_INVALID_ARGUMENT, "event 0 of the wait list of 2 is NULL" },
+	{ "scan: unknown flags", c_scan_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: unknown flags 0x6 (only CLWARP_SCAN_INCLUSIVE is known)" },
+	{ "segmented scan: unknown flags", c_segmented_scan_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_segmented_scan: unknown flags 0x100" },
+	{ "partition: unknown flags", c_partition_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition: unknown flags 0x2 (only CLWARP_PARTITION_REVERSED is known)" },
 	{ "unknown backend name", c_backend_name, CLWARP_ERROR_INVALID_ARGUMENT, "unknown backend \"warpdrive\"" },
 };
 

@@ -281,7 +281,7 @@ algorithms(struct worker *t, struct round *r)
 	size_t n = r->n - 1 - (size_t)(7 * t->id + r->number) % 200;
 	unsigned seed = 1000u * (unsigned)t->id + (unsigned)r->number;
 
-	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, op, r->bin, n, r->bres, NULL));
+	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, r->bin, r->bres, n, op, NULL));
 	CALL(t, clwarp_buffer_read(t->engine, r->bres, 0, sizeof(got), &got));
 	want = r->in[0];
 	for (size_t i = 1; i < n; i++)
@@ -291,8 +291,8 @@ algorithms(struct worker *t, struct round *r)
 	CHECK(t, got == want, "round %d: reduce (op %d) of %zu = %d, want %d", r->number, (int)op,
 	      n, got, want);
 
-	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, inclusive, r->bin, r->bout,
-			    n, NULL));
+	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, r->bin, r->bout, n, CLWARP_OP_ADD,
+			    inclusive ? CLWARP_SCAN_INCLUSIVE : 0, NULL));
 	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
 	for (size_t i = 0; i < n; i++) {
 		r->want[i] = inclusive ? acc + r->in[i] : acc;
