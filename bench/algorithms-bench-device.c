@@ -39,21 +39,23 @@ call_case(struct bench *b, const void *ctx, cl_event *last)
 
 	switch (c->kind) {
 	case KIND_REDUCE:
-		return clwarp_reduce(b->engine, c->type, c->combine, b->in, n, b->small, last);
+		return clwarp_reduce(b->engine, c->type, b->in, b->small, n, c->combine, last);
 	case KIND_SCAN:
-		return clwarp_scan(b->engine, c->type, c->combine, c->inclusive, b->in, b->out, n, last);
+		return clwarp_scan(b->engine, c->type, b->in, b->out, n, c->combine,
+				c->inclusive ? CLWARP_SCAN_INCLUSIVE : 0, last);
 	case KIND_COMPACT:
-		return clwarp_compact(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+		return clwarp_compact(b->engine, c->type, b->in, b->out, b->small, n, c->pred, last);
 	case KIND_PARTITION:
-		return clwarp_partition(b->engine, c->type, c->pred, b->in, n, b->out, b->small, last);
+		return clwarp_partition(b->engine, c->type, b->in, b->out, b->small, n, c->pred, 0,
+				last);
 	case KIND_PARTITION_REVERSED:
-		return clwarp_partition_reversed(b->engine, c->type, c->pred, b->in, n, b->out, b->small,
-		                                 last);
+		return clwarp_partition(b->engine, c->type, b->in, b->out, b->small, n, c->pred,
+		                                 CLWARP_PARTITION_REVERSED, last);
 	case KIND_SEGREDUCE:
-		return clwarp_segmented_reduce(b->engine, c->type, c->combine, b->in, n / c->row, c->row,
-		                               b->out, last);
+		return clwarp_segmented_reduce(b->engine, c->type, b->in, b->out, n / c->row,
+		                               c->row, c->combine, last);
 	case KIND_SOFTMAX:
-		return clwarp_softmax_rows(b->engine, b->in, n / c->row, c->row, b->out, last);
+		return clwarp_softmax_rows(b->engine, b->in, b->out, n / c->row, c->row, last);
 	}
 	return CLWARP_ERROR_INVALID_ARGUMENT;
 }
@@ -102,18 +104,18 @@ timed_run(struct bench *b, enqueue_fn fn, const void *ctx, struct sample *out)
 	if (b->profiling) {
 		err = clEnqueueMarkerWithWaitList(b->queue, 0, NULL, &mark);
 		if (err != CL_SUCCESS)
-			die("clEnqueueMarkerWithWaitList: %s", clwarp_cl_error_to_str(err));
+			die("clEnqueueMarkerWithWaitList: %s", clwarp_cl_error_name(err));
 		/* Submit it now, as cudaEventRecord does: it completes on the idle queue. */
 		err = clFlush(b->queue);
 		if (err != CL_SUCCESS)
-			die("clFlush: %s", clwarp_cl_error_to_str(err));
+			die("clFlush: %s", clwarp_cl_error_name(err));
 	}
 	t0 = now_s();
 	s = fn(b, ctx, RUN_EVENT, &last);
 	err = clFinish(b->queue);
 	t1 = now_s();
 	if (err != CL_SUCCESS)
-		die("clFinish: %s", clwarp_cl_error_to_str(err));
+		die("clFinish: %s", clwarp_cl_error_name(err));
 	out->wall_s = t1 - t0;
 	host_s = t1 - t_mark;
 	if (s == CLWARP_OK && mark) {
@@ -164,7 +166,7 @@ batch_run(struct bench *b, enqueue_fn fn, const void *ctx, int k, double *per_ca
 	err = clFinish(b->queue);
 	*per_call_s = (now_s() - t0) / k;
 	if (err != CL_SUCCESS)
-		die("clFinish: %s", clwarp_cl_error_to_str(err));
+		die("clFinish: %s", clwarp_cl_error_name(err));
 	return s;
 }
 
@@ -287,7 +289,7 @@ measure(struct bench *b, const struct bench_case *c, size_t n)
 		const char *msg = clwarp_last_error();
 
 		fprintf(stderr, "%s: backend %s, %s %s, n = %zu: %s%s%s\n", progname, b->backend, c->op,
-		        type_name(c->type), n, clwarp_status_to_str(s), *msg ? ": " : "", msg);
+		        type_name(c->type), n, clwarp_status_name(s), *msg ? ": " : "", msg);
 		res.ms = MS_FAILED;
 	} else if (check(b, c, n) != 0) {
 		fprintf(stderr, "%s: a benchmark of a wrong answer is worthless%s\n", progname,
@@ -342,7 +344,7 @@ measure_copy(struct bench *b, int min_log2, int max_log2, struct result *copy)
 	s = clwarp_program_build_source(b->engine, copy_source, "bench-copy.cl", NULL, &prog, NULL);
 	if (s != CLWARP_OK)
 		die_status(s, "building the copy kernel");
-	s = clwarp_program_kernel(prog, "bench_copy4", &run.k);
+	s = clwarp_kernel_new(prog, "bench_copy4", &run.k);
 	if (s != CLWARP_OK)
 		die_status(s, "the copy kernel");
 	if (clwarp_kernel_set_arg_buffer(run.k, 0, b->in) != CLWARP_OK ||

@@ -27,7 +27,7 @@ die_status(clwarp_status s, const char *what)
 {
 	const char *msg = clwarp_last_error();
 
-	die("%s: %s%s%s", what, clwarp_status_to_str(s), *msg ? ": " : "", msg);
+	die("%s: %s%s%s", what, clwarp_status_name(s), *msg ? ": " : "", msg);
 }
 
 void *

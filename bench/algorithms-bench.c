@@ -153,7 +153,7 @@ list_devices(void)
 {
 	clwarp_device_info *list;
 	size_t count;
-	clwarp_status s = clwarp_device_list(&list, &count);
+	clwarp_status s = clwarp_device_list_new(&list, &count);
 
 	if (s != CLWARP_OK)
 		die_status(s, "listing devices");

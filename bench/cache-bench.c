@@ -80,10 +80,10 @@ child(const char *mode, const char *cache_dir)
 		if (s != CLWARP_OK)
 			goto fail;
 		if (i + 1 < builds)
-			clwarp_build_info_clear(&info);
+			clwarp_build_info_free(&info);
 	}
 	printf("%s %.6f\n", clwarp_build_source_name(info.source), info.milliseconds);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 	return 0;
 fail:

@@ -206,47 +206,48 @@ typedef clwarp_status (*call_fn)(const struct data *d, cl_event *event);
 static clwarp_status
 do_reduce(const struct data *d, cl_event *ev)
 {
-	return clwarp_reduce(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, d->floats, d->n, d->small, ev);
+	return clwarp_reduce(d->e, CLWARP_TYPE_FLOAT, d->floats, d->small, d->n, CLWARP_OP_ADD, ev);
 }
 
 static clwarp_status
 do_scan(const struct data *d, cl_event *ev)
 {
-	return clwarp_scan(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, d->floats, d->out, d->n, ev);
+	return clwarp_scan(d->e, CLWARP_TYPE_FLOAT, d->floats, d->out, d->n, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, ev);
 }
 
 static clwarp_status
 do_compact(const struct data *d, cl_event *ev)
 {
-	return clwarp_compact(d->e, CLWARP_TYPE_FLOAT, "x > 0", d->floats, d->n, d->out, d->small,
+	return clwarp_compact(d->e, CLWARP_TYPE_FLOAT, d->floats, d->out, d->small, d->n, "x > 0",
 			      ev);
 }
 
 static clwarp_status
 do_partition(const struct data *d, cl_event *ev)
 {
-	return clwarp_partition(d->e, CLWARP_TYPE_FLOAT, "x > 0", d->floats, d->n, d->out,
-				d->small, ev);
+	return clwarp_partition(d->e, CLWARP_TYPE_FLOAT, d->floats, d->out, d->small, d->n, "x > 0",
+				0, ev);
 }
 
 static clwarp_status
 do_unique(const struct data *d, cl_event *ev)
 {
-	return clwarp_unique(d->e, CLWARP_TYPE_UINT, d->uints, d->n, d->out, d->small, ev);
+	return clwarp_unique(d->e, CLWARP_TYPE_UINT, d->uints, d->out, d->small, d->n, ev);
 }
 
 static clwarp_status
 do_rle(const struct data *d, cl_event *ev)
 {
-	return clwarp_run_length_encode(d->e, CLWARP_TYPE_UINT, d->uints, d->n, d->out, d->out2,
-					d->small, ev);
+	return clwarp_run_length_encode(d->e, CLWARP_TYPE_UINT, d->uints, d->out, d->out2, d->small,
+					d->n, ev);
 }
 
 static clwarp_status
 do_reduce_by_key(const struct data *d, cl_event *ev)
 {
-	return clwarp_reduce_by_key(d->e, CLWARP_TYPE_UINT, d->uints, CLWARP_TYPE_FLOAT, d->floats,
-				    d->n, CLWARP_OP_ADD, d->out, d->out2, d->small, ev);
+	return clwarp_reduce_by_key(d->e, CLWARP_TYPE_UINT, CLWARP_TYPE_FLOAT, d->uints, d->floats,
+				    d->out, d->out2, d->small, d->n, CLWARP_OP_ADD, ev);
 }
 
 static clwarp_status
@@ -254,28 +255,28 @@ do_histogram(const struct data *d, cl_event *ev)
 {
 	const cl_uint lower = 0, upper = 256;
 
-	return clwarp_histogram(d->e, CLWARP_TYPE_UINT, d->uints, d->n, 256, &lower, &upper,
-				d->out2, ev);
+	return clwarp_histogram(d->e, CLWARP_TYPE_UINT, d->uints, d->out2, d->n, 256, &lower,
+				&upper, ev);
 }
 
 static clwarp_status
 do_segmented_reduce(const struct data *d, cl_event *ev)
 {
-	return clwarp_segmented_reduce(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, d->floats, d->rows,
-				       d->row_length, d->out, ev);
+	return clwarp_segmented_reduce(d->e, CLWARP_TYPE_FLOAT, d->floats, d->out, d->rows,
+				       d->row_length, CLWARP_OP_ADD, ev);
 }
 
 static clwarp_status
 do_segmented_scan(const struct data *d, cl_event *ev)
 {
-	return clwarp_segmented_scan(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, d->floats, d->rows,
-				     d->row_length, d->out, ev);
+	return clwarp_segmented_scan(d->e, CLWARP_TYPE_FLOAT, d->floats, d->out, d->rows,
+				     d->row_length, CLWARP_OP_ADD, CLWARP_SCAN_INCLUSIVE, ev);
 }
 
 static clwarp_status
 do_softmax(const struct data *d, cl_event *ev)
 {
-	return clwarp_softmax_rows(d->e, d->floats, d->rows, d->row_length, d->out, ev);
+	return clwarp_softmax_rows(d->e, d->floats, d->out, d->rows, d->row_length, ev);
 }
 
 static clwarp_status
@@ -287,7 +288,7 @@ do_sort_keys(const struct data *d, cl_event *ev)
 static clwarp_status
 do_sort_pairs(const struct data *d, cl_event *ev)
 {
-	return clwarp_sort_pairs(d->e, CLWARP_TYPE_UINT, d->keys, CLWARP_TYPE_UINT, d->values, d->n,
+	return clwarp_sort_pairs(d->e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, d->keys, d->values, d->n,
 				 0, ev);
 }
 

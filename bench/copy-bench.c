@@ -1,6 +1,6 @@
 /* Host-device copy bandwidth by size: the driver's own copies from
  * malloc'd memory and from a mapped CL_MEM_ALLOC_HOST_PTR buffer, against
- * libclwarp's from clwarp_host_alloc'd memory and from malloc'd memory
+ * libclwarp's from clwarp_host_buffer_new memory and from malloc'd memory
  * (staged through the engine's pinned chunks, src/staging.c). */
 /* SPDX-License-Identifier: MIT */
 /*
@@ -14,7 +14,7 @@
  *   pageable:      clEnqueueWrite/ReadBuffer (blocking) with malloc'd memory;
  *   raw-pinned:    the same with the mapped pointer of a CL_MEM_ALLOC_HOST_PTR
  *                  buffer of the engine's context;
- *   clwarp-pinned: clwarp_buffer_write/read with clwarp_host_alloc'd memory;
+ *   clwarp-pinned: clwarp_buffer_write/read with clwarp_host_buffer_new memory;
  *   staged:        clwarp_buffer_write/read with the malloc'd memory.
  * GB/s = bytes / time (10^9 bytes). Ratios: staged/raw-pinned,
  * staged/pageable, clwarp-pinned/raw-pinned. --tsv FILE also writes one
@@ -84,7 +84,7 @@ copy_time(clwarp_engine *e, enum path p, int write, cl_mem buf, void *host, size
 					   : clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
 
 			if (err != CL_SUCCESS) {
-				fprintf(stderr, "copy-bench: raw copy: %s\n", clwarp_cl_error_to_str(err));
+				fprintf(stderr, "copy-bench: raw copy: %s\n", clwarp_cl_error_name(err));
 				exit(1);
 			}
 		} else if ((write ? clwarp_buffer_write(e, buf, 0, bytes, host)
@@ -184,10 +184,10 @@ main(int argc, char **argv)
 	check = malloc(max);
 	if (!host[PAGEABLE] || !check)
 		die("malloc");
-	if (clwarp_host_alloc(e, max, &host[HOST]) != CLWARP_OK)
-		die("clwarp_host_alloc");
-	if (clwarp_host_pinned(e, host[HOST], &pinned) != CLWARP_OK)
-		die("clwarp_host_pinned");
+	if (clwarp_host_buffer_new(e, max, &host[HOST]) != CLWARP_OK)
+		die("clwarp_host_buffer_new");
+	if (clwarp_host_buffer_pinned(e, host[HOST], &pinned) != CLWARP_OK)
+		die("clwarp_host_buffer_pinned");
 	raw_mem = clCreateBuffer(clwarp_engine_context(e), CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, max,
 				 NULL, &err);
 	if (err == CL_SUCCESS)
@@ -195,14 +195,14 @@ main(int argc, char **argv)
 					       CL_MAP_READ | CL_MAP_WRITE, 0, max, 0, NULL, NULL, &err);
 	if (err != CL_SUCCESS) {
 		fprintf(stderr, "copy-bench: mapped CL_MEM_ALLOC_HOST_PTR buffer: %s\n",
-			clwarp_cl_error_to_str(err));
+			clwarp_cl_error_name(err));
 		return 1;
 	}
 	/* Touch every page first: no first-use faults inside the timings. */
 	for (int p = PAGEABLE; p < STAGED; p++)
 		memset(host[p], p + 1, max);
 
-	printf("# copy-bench: %s (%s); clwarp_host_alloc memory is %s; CLWARP_STAGING=%s; median of %d runs\n",
+	printf("# copy-bench: %s (%s); clwarp_host_buffer_new memory is %s; CLWARP_STAGING=%s; median of %d runs\n",
 	       clwarp_engine_device_info(e)->name, clwarp_engine_device_info(e)->platform_name,
 	       pinned ? "pinned" : "ordinary (the documented fallback)", knobs ? knobs : "(default)", reps);
 	printf("# GB/s; staged/raw = staged / raw-pinned, staged/pgbl = staged / pageable,\n"
@@ -255,7 +255,7 @@ main(int argc, char **argv)
 	clReleaseMemObject(raw_mem);
 	free(host[PAGEABLE]);
 	free(check);
-	clwarp_host_free(e, host[HOST]);
+	clwarp_host_buffer_free(e, host[HOST]);
 	clwarp_engine_free(e);
 	if (tsv && fclose(tsv) != 0) {
 		perror(tsv_path);

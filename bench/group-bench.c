@@ -54,7 +54,7 @@ median(double *v, int n)
 static void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "group-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	fprintf(stderr, "group-bench: %s: %s (%s)\n", what, clwarp_status_name(s), clwarp_last_error());
 	exit(1);
 }
 
@@ -141,16 +141,17 @@ run_one(struct setup *s, enum op op)
 
 	switch (op) {
 	case OP_REDUCE:
-		CHECK("clwarp_reduce", clwarp_reduce(s->one, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, s->whole_in, s->n,
-						    s->whole_out, NULL));
+		CHECK("clwarp_reduce", clwarp_reduce(s->one, CLWARP_TYPE_FLOAT, s->whole_in,
+						    s->whole_out, s->n, CLWARP_OP_ADD, NULL));
 		break;
 	case OP_SCAN:
-		CHECK("clwarp_scan", clwarp_scan(s->one, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->whole_in,
-						 s->whole_out, s->n, NULL));
+		CHECK("clwarp_scan", clwarp_scan(s->one, CLWARP_TYPE_UINT, s->whole_in,
+						 s->whole_out, s->n, CLWARP_OP_ADD,
+						 CLWARP_SCAN_INCLUSIVE, NULL));
 		break;
 	case OP_COMPACT:
-		CHECK("clwarp_compact", clwarp_compact(s->one, CLWARP_TYPE_FLOAT, "x > 0", s->whole_in, s->n,
-						       s->whole_out, count, NULL));
+		CHECK("clwarp_compact", clwarp_compact(s->one, CLWARP_TYPE_FLOAT, s->whole_in,
+						       s->whole_out, count, s->n, "x > 0", NULL));
 		break;
 	case OP_SORT:
 		CHECK("clwarp_sort_keys", clwarp_sort_keys(s->one, CLWARP_TYPE_UINT, s->whole_in, s->n, 0, NULL));

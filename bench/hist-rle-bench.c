@@ -45,7 +45,7 @@
 static _Noreturn void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "hist-rle-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s),
+	fprintf(stderr, "hist-rle-bench: %s: %s (%s)\n", what, clwarp_status_name(s),
 		clwarp_last_error());
 	exit(1);
 }
@@ -68,22 +68,22 @@ call(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, s
      cl_event *last)
 {
 	if (c->kind == BENCH_RLE)
-		return clwarp_run_length_encode(e, CLWARP_TYPE_UINT, b->in, n, b->out, b->counts,
-						b->num, last);
+		return clwarp_run_length_encode(e, CLWARP_TYPE_UINT, b->in, b->out, b->counts,
+						b->num, n, last);
 	if (c->kind == BENCH_RBK)
-		return clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, b->in, CLWARP_TYPE_UINT, b->vals, n,
-					    CLWARP_OP_ADD, b->out, b->counts, b->num, last);
+		return clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, b->in, b->vals,
+					    b->out, b->counts, b->num, n, CLWARP_OP_ADD, last);
 	if (c->kind == BENCH_UNIQUE)
-		return clwarp_unique(e, CLWARP_TYPE_UINT, b->in, n, b->out, b->num, last);
+		return clwarp_unique(e, CLWARP_TYPE_UINT, b->in, b->out, b->num, n, last);
 	if (c->range) {
 		uint32_t lo = 0, hi = c->range;
 
-		return clwarp_histogram(e, CLWARP_TYPE_UINT, b->in, n, c->param, &lo, &hi, b->counts,
-					last);
+		return clwarp_histogram(e, CLWARP_TYPE_UINT, b->in, b->counts, n, c->param, &lo,
+					&hi, last);
 	}
 	float lo = 0.0f, hi = 1.0f;
 
-	return clwarp_histogram(e, CLWARP_TYPE_FLOAT, b->in, n, c->param, &lo, &hi, b->counts, last);
+	return clwarp_histogram(e, CLWARP_TYPE_FLOAT, b->in, b->counts, n, c->param, &lo, &hi, last);
 }
 
 static double

@@ -76,11 +76,13 @@ one_launch(const struct bench *b, enum form f)
 	case LIB_BLOCKING:
 		return clwarp_kernel_launch(b->k, 1, &b->global, &b->local, NULL);
 	case REDUCE_EVENT:
-		if (clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b->floats, 1024, b->sum, &ev))
+		if (clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, b->floats, b->sum, 1024, CLWARP_OP_ADD,
+				&ev))
 			return 1;
 		return clReleaseEvent(ev);
 	case REDUCE_BLOCKING:
-		return clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b->floats, 1024, b->sum, NULL);
+		return clwarp_reduce(b->e, CLWARP_TYPE_FLOAT, b->floats, b->sum, 1024,
+				CLWARP_OP_ADD, NULL);
 	default:
 		return 1;
 	}
@@ -114,12 +116,12 @@ main(int argc, char **argv)
 	clwarp_engine_options_init(&o);
 	if (clwarp_engine_new(&o, &e) != CLWARP_OK || clwarp_engine_backend(e, &backend, &warp) != CLWARP_OK ||
 	    clwarp_program_build_source(e, source, "empty.cl", NULL, &p, NULL) != CLWARP_OK ||
-	    clwarp_program_kernel(p, "empty", &b.k) != CLWARP_OK ||
+	    clwarp_kernel_new(p, "empty", &b.k) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(int), NULL, &out) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(b.k, 0, out) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, 1024 * sizeof(float), NULL, &b.floats) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(float), NULL, &b.sum) != CLWARP_OK ||
-	    clwarp_reduce(e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, b.floats, 1024, b.sum, NULL) != CLWARP_OK ||
+	    clwarp_reduce(e, CLWARP_TYPE_FLOAT, b.floats, b.sum, 1024, CLWARP_OP_ADD, NULL) != CLWARP_OK ||
 	    /* the first launch sets the hidden scratch argument the raw calls reuse */
 	    clwarp_kernel_launch(b.k, 1, &b.global, &b.local, NULL) != CLWARP_OK) {
 		fprintf(stderr, "launch-bench: %s\n", clwarp_last_error());

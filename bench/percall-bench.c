@@ -174,19 +174,20 @@ do_copy_event(const struct data *d, cl_event *ev)
 static clwarp_status
 do_reduce(const struct data *d, cl_event *ev)
 {
-	return clwarp_reduce(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, d->in, d->n, d->count, ev);
+	return clwarp_reduce(d->e, CLWARP_TYPE_FLOAT, d->in, d->count, d->n, CLWARP_OP_ADD, ev);
 }
 
 static clwarp_status
 do_scan(const struct data *d, cl_event *ev)
 {
-	return clwarp_scan(d->e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, d->in, d->out, d->n, ev);
+	return clwarp_scan(d->e, CLWARP_TYPE_FLOAT, d->in, d->out, d->n, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, ev);
 }
 
 static clwarp_status
 do_compact(const struct data *d, cl_event *ev)
 {
-	return clwarp_compact(d->e, CLWARP_TYPE_FLOAT, "x > 0", d->in, d->n, d->out, d->count, ev);
+	return clwarp_compact(d->e, CLWARP_TYPE_FLOAT, d->in, d->out, d->count, d->n, "x > 0", ev);
 }
 
 static const struct {
@@ -292,7 +293,7 @@ main(int argc, char **argv)
 	    clwarp_buffer_new(d.e, CL_MEM_READ_WRITE, 16, NULL, &d.count) != CLWARP_OK ||
 	    clwarp_program_build_source(d.e, copy_source, "percall-copy.cl", NULL, &prog, NULL) !=
 		    CLWARP_OK ||
-	    clwarp_program_kernel(prog, "bench_copy4", &d.copy) != CLWARP_OK ||
+	    clwarp_kernel_new(prog, "bench_copy4", &d.copy) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(d.copy, 0, d.in) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(d.copy, 1, d.out) != CLWARP_OK) {
 		fprintf(stderr, "percall-bench: %s\n", clwarp_last_error());

@@ -18,7 +18,7 @@ import sys
 # Path -> (label, colour, dash pattern); the paths copy-bench and copy-bench-cuda write.
 STYLE = {
     "staged": ("clwarp_buffer_write/read from malloc'd memory (staged)", "#d62728", ""),
-    "clwarp-pinned": ("clwarp from clwarp_host_alloc memory", "#1f77b4", ""),
+    "clwarp-pinned": ("clwarp from clwarp_host_buffer_new memory", "#1f77b4", ""),
     "raw-pinned": ("raw OpenCL from a mapped ALLOC_HOST_PTR buffer", "#17becf", "6,3"),
     "pageable": ("raw OpenCL from malloc'd memory", "#7f7f7f", ""),
     "cuda-pinned": ("cudaMemcpy from cudaMallocHost memory", "#2ca02c", "6,3"),

@@ -13,7 +13,7 @@
 #                          against them
 #   bench/cub-bench.cu     CUB alone (--ops compact,compact_sparse,partition)
 #   algorithms-bench       clwarp_compact / clwarp_partition /
-#                          clwarp_partition_reversed on the nv backend
+#                          clwarp_partition(CLWARP_PARTITION_REVERSED) on the nv backend
 # at n = 2^MIN_LOG2 .. 2^MAX_LOG2 (the last two from 2^10, for the launch
 # floors), then prints one table:
 #   ours/CUB   algorithms-bench (nv) over cub-bench: the issue's measure
@@ -24,7 +24,8 @@
 #   norev/CUB  partition without the reverse of the rejected part (CUB's
 #              output order) over CUB: the select kernel alone; the times
 #              table also gives the reverse step alone (rev)
-# The partition_reversed rows are clwarp_partition_reversed, which gives
+# The partition_reversed rows are clwarp_partition with
+# CLWARP_PARTITION_REVERSED, which gives
 # CUB's order itself: their CUB is cub::DevicePartition::If (the partition
 # rows' CUB) and their port the port without the reverse step (port-norev).
 #   CUB/CUB'   cub-bench's CUB over select-port's: ~1 when the two
@@ -253,8 +254,8 @@ ops = ["compact_gt0", "compact_gt0.9", "partition_gt0", "partition_gt0.9",
 
 
 def theirs(op):
-    """CUB's op and the port's backend beside one of ours: clwarp_partition_reversed
-    writes what DevicePartition::If writes, so it meets CUB's partition and the port
+    """CUB's op and the port's backend beside one of ours: clwarp_partition with
+    CLWARP_PARTITION_REVERSED writes what DevicePartition::If writes, so it meets CUB's partition and the port
     without its reverse step."""
     if op.startswith("partition_reversed"):
         return op.replace("partition_reversed", "partition"), "port-norev"

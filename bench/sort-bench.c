@@ -98,7 +98,7 @@ static const char *const type_names[] = { "int", "uint", "long", "ulong", "float
 static _Noreturn void
 die(const char *what, clwarp_status s)
 {
-	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_to_str(s), clwarp_last_error());
+	fprintf(stderr, "sort-bench: %s: %s (%s)\n", what, clwarp_status_name(s), clwarp_last_error());
 	exit(1);
 }
 
@@ -140,7 +140,8 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 	unsigned flags = sort_flags | (c->total_order ? CLWARP_SORT_TOTAL_ORDER : 0);
 
 	if (c->value >= 0)
-		s = clwarp_sort_pairs(e, c->key, keys, (clwarp_type)c->value, values, n, flags, &last);
+		s = clwarp_sort_pairs(e, c->key, (clwarp_type)c->value, keys, values, n, flags,
+				&last);
 	else
 		s = clwarp_sort_keys(e, c->key, keys, n, flags, &last);
 	if (s != CLWARP_OK)

@@ -76,7 +76,7 @@ die_status(clwarp_status s, const char *what)
 {
 	const char *msg = clwarp_last_error();
 
-	die("%s: %s%s%s", what, clwarp_status_to_str(s), *msg ? ": " : "", msg);
+	die("%s: %s%s%s", what, clwarp_status_name(s), *msg ? ": " : "", msg);
 }
 
 /* A profiling timestamp of an event, 0 where the driver gives none. */
@@ -124,7 +124,7 @@ run_once(struct bench *b, clwarp_kernel *k, int *wall, const char **why)
 		if (err == CL_SUCCESS)
 			err = clFlush(b->queue); /* submit it now, as cudaEventRecord does */
 		if (err != CL_SUCCESS)
-			die("enqueueing the marker: %s", clwarp_cl_error_to_str(err));
+			die("enqueueing the marker: %s", clwarp_cl_error_name(err));
 	}
 	t0 = bench_now_s();
 	s = clwarp_kernel_launch(k, 1, &global, &local, &ev);
@@ -133,7 +133,7 @@ run_once(struct bench *b, clwarp_kernel *k, int *wall, const char **why)
 	err = clFinish(b->queue);
 	t1 = bench_now_s();
 	if (err != CL_SUCCESS)
-		die("clFinish: %s", clwarp_cl_error_to_str(err));
+		die("clFinish: %s", clwarp_cl_error_name(err));
 	if (mark && ev) {
 		cl_ulong m_end = stamp(mark, CL_PROFILING_COMMAND_END);
 		cl_ulong k_start = stamp(ev, CL_PROFILING_COMMAND_START);
@@ -232,7 +232,7 @@ bench_family(struct bench *b, int family)
 	uint32_t poison[CHECK_WARPS * WB_MAX_W];
 
 	snprintf(name, sizeof(name), "wb_%s", wb_families[family].name);
-	s = clwarp_program_kernel(b->program, name, &k);
+	s = clwarp_kernel_new(b->program, name, &k);
 	if (s != CLWARP_OK)
 		die_status(s, name);
 	s = clwarp_kernel_set_arg_buffer(k, 0, b->out);
@@ -394,14 +394,14 @@ main(int argc, char **argv)
 	                              &info);
 	if (s != CLWARP_OK) {
 		fprintf(stderr, "%s: building %s failed: %s: %s\n%s\n", progname, path,
-		        clwarp_status_to_str(s), clwarp_last_error(), info.log ? info.log : "(no build log)");
-		clwarp_build_info_clear(&info);
+		        clwarp_status_name(s), clwarp_last_error(), info.log ? info.log : "(no build log)");
+		clwarp_build_info_free(&info);
 		clwarp_engine_free(b.engine);
 		return 1;
 	}
 	fprintf(stderr, "%s: built %s (%s, %.0f ms)\n", progname, path,
 	        clwarp_build_source_name(info.source), info.milliseconds);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 
 	s = clwarp_buffer_new(b.engine, CL_MEM_READ_WRITE, b.n * 4, NULL, &b.out);
 	if (s != CLWARP_OK)

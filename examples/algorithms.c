@@ -17,7 +17,7 @@
 static void
 report(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "algorithms: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "algorithms: %s: %s: %s\n", what, clwarp_status_name(status),
 	        clwarp_last_error());
 }
 
@@ -113,15 +113,17 @@ main(int argc, char **argv)
 	}
 
 	/* With a NULL event each call waits for its result. */
-	status = clwarp_reduce(engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, data, n, result, NULL);
+	status = clwarp_reduce(engine, CLWARP_TYPE_INT, data, result, n, CLWARP_OP_ADD, NULL);
 	if (status == CLWARP_OK)
 		status = clwarp_buffer_read(engine, result, 0, sizeof(sum), &sum);
 	if (status == CLWARP_OK)
-		status = clwarp_reduce(engine, CLWARP_TYPE_INT, CLWARP_OP_MIN, data, n, result, NULL);
+		status = clwarp_reduce(engine, CLWARP_TYPE_INT, data, result, n, CLWARP_OP_MIN,
+				NULL);
 	if (status == CLWARP_OK)
 		status = clwarp_buffer_read(engine, result, 0, sizeof(min), &min);
 	if (status == CLWARP_OK)
-		status = clwarp_reduce(engine, CLWARP_TYPE_INT, CLWARP_OP_MAX, data, n, result, NULL);
+		status = clwarp_reduce(engine, CLWARP_TYPE_INT, data, result, n, CLWARP_OP_MAX,
+				NULL);
 	if (status == CLWARP_OK)
 		status = clwarp_buffer_read(engine, result, 0, sizeof(max), &max);
 	if (status != CLWARP_OK) {
@@ -137,7 +139,8 @@ main(int argc, char **argv)
 	printf("sum: %d\nmin: %d\nmax: %d\n", (int)sum, (int)min, (int)max);
 	mismatch = sum != host_sum || min != host_min || max != host_max;
 
-	status = clwarp_scan(engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, data, scanned, n, NULL);
+	status = clwarp_scan(engine, CLWARP_TYPE_INT, data, scanned, n, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL);
 	if (status == CLWARP_OK && n)
 		status = clwarp_buffer_read(engine, scanned, 0, bytes, device_out);
 	if (status != CLWARP_OK) {

@@ -28,7 +28,7 @@ static const char source[] =
 static void
 report(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "device-group: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "device-group: %s: %s: %s\n", what, clwarp_status_name(status),
 	        clwarp_last_error());
 }
 

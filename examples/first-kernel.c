@@ -22,11 +22,11 @@
 static void
 report(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "first-kernel: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "first-kernel: %s: %s: %s\n", what, clwarp_status_name(status),
 	        clwarp_last_error());
 	if (status == CLWARP_ERROR_OPENCL)
 		fprintf(stderr, "first-kernel: OpenCL error %s\n",
-		        clwarp_cl_error_to_str(clwarp_last_cl_error()));
+		        clwarp_cl_error_name(clwarp_last_cl_error()));
 }
 
 int
@@ -64,7 +64,7 @@ main(int argc, char **argv)
 	}
 	printf("build: %s\n", clwarp_build_source_name(info.source));
 
-	status = clwarp_program_kernel(program, "warp_sum", &kernel);
+	status = clwarp_kernel_new(program, "warp_sum", &kernel);
 	if (status != CLWARP_OK) {
 		report("kernel warp_sum", status);
 		goto out;
@@ -120,7 +120,7 @@ main(int argc, char **argv)
 	if (rc == 0)
 		printf("the host agrees\n");
 out:
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	if (in)
 		clReleaseMemObject(in);
 	if (out)

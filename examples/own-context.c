@@ -47,7 +47,7 @@ pick_device(cl_device_id *device)
 static void
 report(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "own-context: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "own-context: %s: %s: %s\n", what, clwarp_status_name(status),
 	        clwarp_last_error());
 }
 
@@ -84,7 +84,7 @@ main(void)
 	if (err == CL_SUCCESS)
 		total = clCreateBuffer(context, CL_MEM_READ_WRITE, sizeof(cl_int), NULL, &err);
 	if (err != CL_SUCCESS) {
-		fprintf(stderr, "own-context: OpenCL set-up: %s\n", clwarp_cl_error_to_str(err));
+		fprintf(stderr, "own-context: OpenCL set-up: %s\n", clwarp_cl_error_name(err));
 		goto out;
 	}
 
@@ -106,12 +106,12 @@ main(void)
 			fprintf(stderr, "build log:\n%s\n", info.log);
 		goto out;
 	}
-	status = clwarp_program_kernel(program, "warp_prefix", &kernel);
+	status = clwarp_kernel_new(program, "warp_prefix", &kernel);
 	if (status == CLWARP_OK)
 		status = clwarp_kernel_warp_info(kernel, 1, &local, &backend, &width);
 	/* The sum first, from the untouched data; then the scan in place. */
 	if (status == CLWARP_OK)
-		status = clwarp_reduce(engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, data, N, total, NULL);
+		status = clwarp_reduce(engine, CLWARP_TYPE_INT, data, total, N, CLWARP_OP_ADD, NULL);
 	if (status == CLWARP_OK)
 		status = clwarp_kernel_set_arg_buffer(kernel, 0, data);
 	if (status == CLWARP_OK)
@@ -125,7 +125,7 @@ main(void)
 	if (err == CL_SUCCESS)
 		err = clEnqueueReadBuffer(queue, total, CL_TRUE, 0, sizeof(sum), &sum, 0, NULL, NULL);
 	if (err != CL_SUCCESS) {
-		fprintf(stderr, "own-context: read: %s\n", clwarp_cl_error_to_str(err));
+		fprintf(stderr, "own-context: read: %s\n", clwarp_cl_error_name(err));
 		goto out;
 	}
 
@@ -146,7 +146,7 @@ main(void)
 		printf("the host agrees\n");
 	rc = mismatch;
 out:
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_kernel_free(kernel);
 	clwarp_engine_free(engine);
 	/* The application's objects outlive the engine; it releases them itself. */

@@ -3,7 +3,7 @@
 /*
  *     pinned-copies
  *
- * Allocates its input and output with clwarp_host_alloc (pinned where the
+ * Allocates its input and output with clwarp_host_buffer_new (pinned where the
  * driver gives it, else ordinary memory: it says which), writes the input
  * in two halves with clwarp_buffer_write_async, runs a kernel once both
  * have arrived (the wait list says so), and reads the result back with
@@ -23,7 +23,7 @@ static const char source[] =
 static int
 fail(const char *what, clwarp_status status)
 {
-	fprintf(stderr, "pinned-copies: %s: %s: %s\n", what, clwarp_status_to_str(status),
+	fprintf(stderr, "pinned-copies: %s: %s: %s\n", what, clwarp_status_name(status),
 		clwarp_last_error());
 	return 1;
 }
@@ -43,19 +43,19 @@ main(void)
 
 	if ((s = clwarp_engine_new(NULL, &engine)) != CLWARP_OK)
 		return fail("engine", s);
-	if ((s = clwarp_host_alloc(engine, N * sizeof(int), (void **)&in)) != CLWARP_OK ||
-	    (s = clwarp_host_alloc(engine, N * sizeof(int), (void **)&out)) != CLWARP_OK) {
-		fail("clwarp_host_alloc", s);
+	if ((s = clwarp_host_buffer_new(engine, N * sizeof(int), (void **)&in)) != CLWARP_OK ||
+	    (s = clwarp_host_buffer_new(engine, N * sizeof(int), (void **)&out)) != CLWARP_OK) {
+		fail("clwarp_host_buffer_new", s);
 		goto out;
 	}
-	if ((s = clwarp_host_pinned(engine, in, &pinned)) != CLWARP_OK) {
-		fail("clwarp_host_pinned", s);
+	if ((s = clwarp_host_buffer_pinned(engine, in, &pinned)) != CLWARP_OK) {
+		fail("clwarp_host_buffer_pinned", s);
 		goto out;
 	}
 	for (unsigned i = 0; i < N; i++)
 		in[i] = (int)(i % 1000) - 500;
 	if ((s = clwarp_program_build_source(engine, source, "pinned-copies", NULL, &program, NULL)) != CLWARP_OK ||
-	    (s = clwarp_program_kernel(program, "twice_plus_one", &kernel)) != CLWARP_OK ||
+	    (s = clwarp_kernel_new(program, "twice_plus_one", &kernel)) != CLWARP_OK ||
 	    (s = clwarp_buffer_new(engine, CL_MEM_READ_WRITE, N * sizeof(int), NULL, &buffer)) != CLWARP_OK ||
 	    (s = clwarp_kernel_set_arg_buffer(kernel, 0, buffer)) != CLWARP_OK) {
 		fail("setting up the kernel", s);
@@ -112,8 +112,8 @@ out:
 	if (buffer)
 		clReleaseMemObject(buffer);
 	clwarp_kernel_free(kernel);
-	clwarp_host_free(engine, in);
-	clwarp_host_free(engine, out);
+	clwarp_host_buffer_free(engine, in);
+	clwarp_host_buffer_free(engine, out);
 	clwarp_engine_free(engine);
 	return rc;
 }

@@ -223,8 +223,8 @@ histogram_check(const char *fn, clwarp_engine *engine, clwarp_type type, cl_mem 
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, size_t bins,
-		 const void *lower, const void *upper, cl_mem counts, cl_event *event)
+clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem counts, size_t n,
+		 size_t bins, const void *lower, const void *upper, cl_event *event)
 {
 	static const char fn[] = "clwarp_histogram";
 	struct hist_params hp = { 0 };

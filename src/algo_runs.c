@@ -94,8 +94,8 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_run_length_encode(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n,
-			 cl_mem unique_out, cl_mem counts_out, cl_mem num_runs, cl_event *event)
+clwarp_run_length_encode(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem unique_out,
+			 cl_mem counts_out, cl_mem num_runs, size_t n, cl_event *event)
 {
 	const cl_mem buffers[] = { in, NULL, unique_out, counts_out, num_runs };
 	const char *const names[] = { "in", "", "unique_out", "counts_out", "num_runs" };
@@ -105,10 +105,9 @@ clwarp_run_length_encode(clwarp_engine *engine, clwarp_type type, cl_mem in, siz
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type, cl_mem keys_in,
-		     clwarp_type value_type, cl_mem values_in, size_t n, clwarp_op op,
-		     cl_mem unique_keys_out, cl_mem aggregates_out, cl_mem num_runs,
-		     cl_event *event)
+clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type, clwarp_type value_type,
+		     cl_mem keys_in, cl_mem values_in, cl_mem unique_keys_out, cl_mem aggregates_out,
+		     cl_mem num_runs, size_t n, clwarp_op op, cl_event *event)
 {
 	const cl_mem buffers[] = { keys_in, values_in, unique_keys_out, aggregates_out, num_runs };
 	const char *const names[] = { "keys_in", "values_in", "unique_keys_out", "aggregates_out",

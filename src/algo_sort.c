@@ -206,8 +206,8 @@ clwarp_sort_keys(clwarp_engine *engine, clwarp_type type, cl_mem keys, size_t n,
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type, cl_mem keys,
-		  clwarp_type value_type, cl_mem values, size_t n, unsigned flags, cl_event *event)
+clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type, clwarp_type value_type, cl_mem keys,
+		  cl_mem values, size_t n, unsigned flags, cl_event *event)
 {
 	clear_error();
 	if ((unsigned)value_type >= ALGO_TYPE_COUNT)

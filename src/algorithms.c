@@ -125,6 +125,18 @@ algo_check_count_n(const char *fn, size_t n)
 	return CLWARP_OK;
 }
 
+/* A call's `flags`: bits outside `known` give one message naming the known
+ * flags (`names`). */
+clwarp_status
+algo_check_flags(const char *fn, unsigned flags, unsigned known, const char *names)
+{
+	if (flags & ~known)
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "%s: unknown flags 0x%x (only %s is known)", fn, flags & ~known,
+				 names);
+	return CLWARP_OK;
+}
+
 /*
  * The predicate becomes `return (PREDICATE) ? 1 : 0;` in a function of x:
  * one expression, so no statement separators, braces, comments,
@@ -312,7 +324,7 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
  * heads of runs of equal keys are selected). The select kernel leaves a
  * partition's rejected elements reversed at the end of `out`; `in_order`
  * puts them back in input order with clwarp_reverse_tail (clwarp_partition),
- * otherwise they stay as CUB leaves them (clwarp_partition_reversed). Both
+ * otherwise they stay as CUB leaves them (CLWARP_PARTITION_REVERSED). Both
  * partitions use the one variant, so they share their build. */
 static clwarp_status
 select_call(const char *fn, enum algo_kind kind, bool in_order, clwarp_engine *engine,
@@ -380,8 +392,8 @@ algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine, clw
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_compact(clwarp_engine *engine, clwarp_type type, const char *predicate, cl_mem in,
-	       size_t n, cl_mem out, cl_mem count, cl_event *event)
+clwarp_compact(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out, cl_mem count,
+	       size_t n, const char *predicate, cl_event *event)
 {
 	clear_error();
 	return algo_select_call("clwarp_compact", ALGO_COMPACT, engine, type, predicate, in, n, out,
@@ -389,26 +401,23 @@ clwarp_compact(clwarp_engine *engine, clwarp_type type, const char *predicate, c
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_partition(clwarp_engine *engine, clwarp_type type, const char *predicate, cl_mem in,
-		 size_t n, cl_mem out, cl_mem count, cl_event *event)
+clwarp_partition(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out, cl_mem count,
+		 size_t n, const char *predicate, unsigned flags, cl_event *event)
 {
-	clear_error();
-	return algo_select_call("clwarp_partition", ALGO_PARTITION, engine, type, predicate, in, n,
-				out, count, "count", event);
-}
+	static const char fn[] = "clwarp_partition";
+	clwarp_status status;
 
-CLWARP_EXPORT clwarp_status
-clwarp_partition_reversed(clwarp_engine *engine, clwarp_type type, const char *predicate,
-			  cl_mem in, size_t n, cl_mem out, cl_mem count, cl_event *event)
-{
 	clear_error();
-	return select_call("clwarp_partition_reversed", ALGO_PARTITION, false, engine, type,
+	status = algo_check_flags(fn, flags, CLWARP_PARTITION_REVERSED, "CLWARP_PARTITION_REVERSED");
+	if (status != CLWARP_OK)
+		return status;
+	return select_call(fn, ALGO_PARTITION, !(flags & CLWARP_PARTITION_REVERSED), engine, type,
 			   predicate, in, n, out, count, "count", event);
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_unique(clwarp_engine *engine, clwarp_type type, cl_mem in, size_t n, cl_mem out,
-	      cl_mem num_selected, cl_event *event)
+clwarp_unique(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out, cl_mem num_selected,
+	      size_t n, cl_event *event)
 {
 	clear_error();
 	return algo_select_call("clwarp_unique", ALGO_UNIQUE, engine, type, NULL, in, n, out,
@@ -479,8 +488,8 @@ algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in,
-			size_t rows, size_t row_length, cl_mem out, cl_event *event)
+clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out,
+			size_t rows, size_t row_length, clwarp_op op, cl_event *event)
 {
 	clear_error();
 	return algo_rows("clwarp_segmented_reduce", ALGO_ROWS_REDUCE, engine, type, op, 0, in, rows,
@@ -488,16 +497,22 @@ clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, c
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive,
-		      cl_mem in, size_t rows, size_t row_length, cl_mem out, cl_event *event)
+clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out, size_t rows,
+		      size_t row_length, clwarp_op op, unsigned flags, cl_event *event)
 {
+	static const char fn[] = "clwarp_segmented_scan";
+	clwarp_status status;
+
 	clear_error();
-	return algo_rows("clwarp_segmented_scan", ALGO_ROWS_SCAN, engine, type, op, inclusive, in,
+	status = algo_check_flags(fn, flags, CLWARP_SCAN_INCLUSIVE, "CLWARP_SCAN_INCLUSIVE");
+	if (status != CLWARP_OK)
+		return status;
+	return algo_rows(fn, ALGO_ROWS_SCAN, engine, type, op, !!(flags & CLWARP_SCAN_INCLUSIVE), in,
 			 rows, row_length, out, event);
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, size_t rows, size_t row_length, cl_mem out,
+clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, cl_mem out, size_t rows, size_t row_length,
 		    cl_event *event)
 {
 	clear_error();
@@ -506,17 +521,24 @@ clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, size_t rows, size_t row_le
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op, cl_mem in, size_t n,
-	      cl_mem result, cl_event *event)
+clwarp_reduce(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem result, size_t n,
+	      clwarp_op op, cl_event *event)
 {
 	clear_error();
 	return algo_reduce("clwarp_reduce", engine, type, op, in, n, result, event);
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op, int inclusive, cl_mem in,
-	    cl_mem out, size_t n, cl_event *event)
+clwarp_scan(clwarp_engine *engine, clwarp_type type, cl_mem in, cl_mem out, size_t n, clwarp_op op,
+	    unsigned flags, cl_event *event)
 {
+	static const char fn[] = "clwarp_scan";
+	clwarp_status status;
+
 	clear_error();
-	return algo_scan("clwarp_scan", engine, type, op, inclusive, in, out, n, NULL, event);
+	status = algo_check_flags(fn, flags, CLWARP_SCAN_INCLUSIVE, "CLWARP_SCAN_INCLUSIVE");
+	if (status != CLWARP_OK)
+		return status;
+	return algo_scan(fn, engine, type, op, !!(flags & CLWARP_SCAN_INCLUSIVE), in, out, n, NULL,
+			 event);
 }

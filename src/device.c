@@ -306,7 +306,7 @@ device_enum_all(struct device_enum *de)
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_device_list(clwarp_device_info **list, size_t *count)
+clwarp_device_list_new(clwarp_device_info **list, size_t *count)
 {
 	struct device_enum de;
 	clwarp_device_info *out = NULL;
@@ -315,7 +315,7 @@ clwarp_device_list(clwarp_device_info **list, size_t *count)
 
 	clear_error();
 	if (!list || !count)
-		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_device_list: NULL output");
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_device_list_new: NULL output");
 	*list = NULL;
 	*count = 0;
 	status = device_enum_all(&de);

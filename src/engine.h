@@ -88,7 +88,7 @@ struct clwarp_engine {
 	struct algorithms *algorithms;
 
 	pthread_mutex_t host_lock;       /* guards the two below (src/hostmem.c) */
-	struct host_block *host_blocks;  /* clwarp_host_alloc's blocks still out */
+	struct host_block *host_blocks;  /* clwarp_host_buffer_new's blocks still out */
 	size_t host_bytes;               /* their sum */
 
 	struct staging staging;          /* chunks for blocking copies (src/staging.c) */

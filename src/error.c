@@ -81,7 +81,7 @@ clwarp_last_cl_error(void)
 }
 
 CLWARP_EXPORT const char *
-clwarp_status_to_str(clwarp_status status)
+clwarp_status_name(clwarp_status status)
 {
 	switch (status) {
 	case CLWARP_OK: return "success";
@@ -171,7 +171,7 @@ cl_error_name(cl_int err)
 }
 
 CLWARP_EXPORT const char *
-clwarp_cl_error_to_str(cl_int err)
+clwarp_cl_error_name(cl_int err)
 {
 	return cl_error_name(err);
 }

@@ -24,7 +24,7 @@ void clear_error(void);
 const char *error_message(void);
 cl_int error_cl_code(void);
 
-/* "CL_OUT_OF_RESOURCES" for -5, as clwarp_cl_error_to_str(). */
+/* "CL_OUT_OF_RESOURCES" for -5, as clwarp_cl_error_name(). */
 const char *cl_error_name(cl_int err);
 
 #endif

@@ -1,4 +1,4 @@
-/* Host memory the device copies at full speed: clwarp_host_alloc and friends. */
+/* Host memory the device copies at full speed: clwarp_host_buffer_new and friends. */
 /* SPDX-License-Identifier: MIT */
 /* MAP_ANONYMOUS: POSIX only since 2024; glibc shows it with _DEFAULT_SOURCE. */
 #define _DEFAULT_SOURCE
@@ -147,7 +147,7 @@ host_limit(void)
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_host_alloc(clwarp_engine *e, size_t bytes, void **out)
+clwarp_host_buffer_new(clwarp_engine *e, size_t bytes, void **out)
 {
 	struct host_block *b;
 	size_t limit, held;
@@ -244,7 +244,7 @@ host_in_block(clwarp_engine *e, const void *ptr)
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_host_free(clwarp_engine *e, void *ptr)
+clwarp_host_buffer_free(clwarp_engine *e, void *ptr)
 {
 	struct host_block **link, *b = NULL;
 	size_t into = 0, bytes = 0;
@@ -268,18 +268,18 @@ clwarp_host_free(clwarp_engine *e, void *ptr)
 	pthread_mutex_unlock(&e->host_lock);
 	if (!link)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-				 "freeing host memory at %p that clwarp_host_alloc did not give this engine (or that is freed already)",
+				 "freeing host memory at %p that clwarp_host_buffer_new did not give this engine (or that is freed already)",
 				 ptr);
 	if (!b)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-				 "freeing host memory at %p, %zu bytes into a block of %zu bytes: pass the pointer clwarp_host_alloc gave",
+				 "freeing host memory at %p, %zu bytes into a block of %zu bytes: pass the pointer clwarp_host_buffer_new gave",
 				 ptr, into, bytes);
 	block_release(e, b);
 	return CLWARP_OK;
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_host_pinned(clwarp_engine *e, const void *ptr, int *pinned)
+clwarp_host_buffer_pinned(clwarp_engine *e, const void *ptr, int *pinned)
 {
 	struct host_block **link;
 
@@ -294,6 +294,6 @@ clwarp_host_pinned(clwarp_engine *e, const void *ptr, int *pinned)
 	pthread_mutex_unlock(&e->host_lock);
 	if (!link)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-				 "host memory at %p is not from clwarp_host_alloc on this engine", ptr);
+				 "host memory at %p is not from clwarp_host_buffer_new on this engine", ptr);
 	return CLWARP_OK;
 }

@@ -1,5 +1,5 @@
 /* Host memory the device copies at full speed: pinned blocks for the
- * public API (clwarp_host_alloc) and for the library's own staging
+ * public API (clwarp_host_buffer_new) and for the library's own staging
  * (src/group.c). */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_HOSTMEM_H
@@ -9,7 +9,7 @@
 
 #include "clwarp/clwarp.h"
 
-/* One block from clwarp_host_alloc, in the engine's list (engine.h). */
+/* One block from clwarp_host_buffer_new, in the engine's list (engine.h). */
 struct host_block {
 	cl_mem mem;               /* the mapped CL_MEM_ALLOC_HOST_PTR buffer; NULL: malloc'd */
 	void *host;
@@ -35,7 +35,7 @@ void host_unpin(clwarp_engine *engine, cl_mem mem, void *host);
  * non-temporal stores). Visible to the device once it returns. */
 void host_copy_for_device(void *dst, const void *src, size_t n);
 
-/* Whether @p ptr points into one of the engine's clwarp_host_alloc blocks. */
+/* Whether @p ptr points into one of the engine's clwarp_host_buffer_new blocks. */
 bool host_in_block(clwarp_engine *engine, const void *ptr);
 
 /* Give back every block still out (clwarp_engine_free): waits for the

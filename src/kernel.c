@@ -137,7 +137,7 @@ kernel_free(clwarp_kernel *kernel)
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_program_kernel(clwarp_program *program, const char *name, clwarp_kernel **out)
+clwarp_kernel_new(clwarp_program *program, const char *name, clwarp_kernel **out)
 {
 	clear_error();
 	return kernel_new(program, name, out);

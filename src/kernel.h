@@ -9,7 +9,7 @@
 /* The kernel's cl_kernel, as clwarp_kernel_cl(). */
 cl_kernel kernel_cl(const clwarp_kernel *kernel);
 
-/* clwarp_program_kernel and clwarp_kernel_free without the public entry's
+/* clwarp_kernel_new and clwarp_kernel_free without the public entry's
  * error reset. */
 clwarp_status kernel_new(clwarp_program *program, const char *name, clwarp_kernel **kernel);
 void kernel_free(clwarp_kernel *kernel);

@@ -30,7 +30,7 @@ clwarp_build_source_name(clwarp_build_source source)
 }
 
 CLWARP_EXPORT void
-clwarp_build_info_clear(clwarp_build_info *info)
+clwarp_build_info_free(clwarp_build_info *info)
 {
 	build_info_clear(info);
 }

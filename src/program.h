@@ -6,7 +6,7 @@
 #include "engine.h"
 #include "filestamp.h"
 
-/* Free the log and zero the rest, as clwarp_build_info_clear(). */
+/* Free the log and zero the rest, as clwarp_build_info_free(). */
 void build_info_clear(clwarp_build_info *info);
 
 /*

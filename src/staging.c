@@ -143,10 +143,10 @@ staging_applies(clwarp_engine *e, size_t bytes, const void *host)
 	const struct staging *s = &e->staging;
 
 	/* On CPU drivers the "device" copy is a memcpy already: staging would
-	 * add a second one (the same test as clwarp_host_alloc's fallback). */
+	 * add a second one (the same test as clwarp_host_buffer_new's fallback). */
 	if (s->chunks == 0 || bytes == 0 || bytes < s->threshold || !(s->force || host_pins_memory(e)))
 		return false;
-	/* Memory from clwarp_host_alloc is pinned already. */
+	/* Memory from clwarp_host_buffer_new is pinned already. */
 	return !host_in_block(e, host);
 }
 

@@ -41,7 +41,7 @@ void staging_init(struct staging *staging);
 clwarp_status staging_configure(struct staging *staging, const char *text);
 
 /* Whether a copy of @p bytes from @p host would be staged on this engine
- * (big enough, a GPU that pins or force, not memory from clwarp_host_alloc). */
+ * (big enough, a GPU that pins or force, not memory from clwarp_host_buffer_new). */
 bool staging_applies(clwarp_engine *engine, size_t bytes, const void *host);
 
 /* A blocking copy of @p bytes (> 0, range checked) between @p host and

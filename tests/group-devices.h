@@ -41,7 +41,7 @@ group_test_default_devices(char *spec, size_t size)
 		int gpu = -1, cpu = -1;
 
 		close(fds[0]);
-		if (clwarp_device_list(&list, &count) == CLWARP_OK) {
+		if (clwarp_device_list_new(&list, &count) == CLWARP_OK) {
 			for (size_t i = 0; i < count; i++) {
 				bool is_gpu = list[i].type & CL_DEVICE_TYPE_GPU, is_cpu = list[i].type & CL_DEVICE_TYPE_CPU;
 

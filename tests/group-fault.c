@@ -101,7 +101,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "group-fault: %zu calls in %d s and none failed\n", calls, SECONDS);
 		return 3;
 	}
-	printf("group-fault: call %zu failed as expected: %s (%s)\n", calls + 1, clwarp_status_to_str(s),
+	printf("group-fault: call %zu failed as expected: %s (%s)\n", calls + 1, clwarp_status_name(s),
 	       clwarp_last_error());
 	snprintf(needle, sizeof(needle), "device %zu (", dead);
 	if (!strstr(clwarp_last_error(), needle)) {
@@ -135,7 +135,7 @@ main(int argc, char **argv)
 
 	if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(cl_long), NULL, &one) != CLWARP_OK)
 		return fail("a buffer on a live device");
-	if (clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, whole, N, one, NULL) != CLWARP_OK ||
+	if (clwarp_reduce(e, CLWARP_TYPE_INT, whole, one, N, CLWARP_OP_ADD, NULL) != CLWARP_OK ||
 	    clwarp_buffer_read(e, one, 0, sizeof(cl_int), &result32) != CLWARP_OK)
 		return fail("clwarp_reduce on the live device");
 	result = result32;

@@ -65,8 +65,8 @@ make_split(const clwarp_group *g, size_t n, int which, size_t *offsets)
 static inline void
 expect_error(clwarp_status got, clwarp_status want, const char *needle)
 {
-	ck_assert_msg(got == want, "status %s, expected %s (%s)", clwarp_status_to_str(got),
-		      clwarp_status_to_str(want), clwarp_last_error());
+	ck_assert_msg(got == want, "status %s, expected %s (%s)", clwarp_status_name(got),
+		      clwarp_status_name(want), clwarp_last_error());
 	ck_assert_msg(strstr(clwarp_last_error(), needle), "message \"%s\" lacks \"%s\"",
 		      clwarp_last_error(), needle);
 }

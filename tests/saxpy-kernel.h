@@ -23,7 +23,7 @@ check_saxpy(clwarp_engine *e, clwarp_program *p, size_t n, int a)
 
 	for (size_t i = 0; i < n; i++)
 		in[i] = (int)(i * 37 % 101) - 50;
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "saxpy", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "saxpy", &k));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 3);
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, n * sizeof(int), in, &bin));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &bout));

@@ -17,7 +17,7 @@ START_TEST(test_event)
 	for (int i = 0; i < 100; i++)
 		x[i] = i - 20;
 	in = device_copy(e, x, sizeof(x));
-	ck_assert_clwarp_ok(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, 100, res, &ev));
+	ck_assert_clwarp_ok(clwarp_reduce(e, CLWARP_TYPE_INT, in, res, 100, CLWARP_OP_ADD, &ev));
 	ck_assert_ptr_nonnull(ev);
 	ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
 	clReleaseEvent(ev);
@@ -25,7 +25,8 @@ START_TEST(test_event)
 	ck_assert_int_eq(sum, 4950 - 2000);
 	/* Nothing to do still gives an event. */
 	ev = NULL;
-	ck_assert_clwarp_ok(clwarp_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, in, 0, &ev));
+	ck_assert_clwarp_ok(clwarp_scan(e, CLWARP_TYPE_INT, in, in, 0, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, &ev));
 	ck_assert_ptr_nonnull(ev);
 	ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
 	clReleaseEvent(ev);
@@ -56,9 +57,10 @@ job_main(void *arg)
 		clwarp_buffer_new(j->engine, CL_MEM_READ_WRITE, n * sizeof(int), NULL, &out) == CLWARP_OK &&
 		clwarp_buffer_new(j->engine, CL_MEM_READ_WRITE, sizeof(int), NULL, &res) == CLWARP_OK;
 	for (int round = 0; j->ok && round < 5; round++) {
-		j->ok = clwarp_reduce(j->engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, n, res, NULL) == CLWARP_OK &&
+		j->ok = clwarp_reduce(j->engine, CLWARP_TYPE_INT, in, res, n, CLWARP_OP_ADD, NULL) == CLWARP_OK &&
 			clwarp_buffer_read(j->engine, res, 0, sizeof(int), &sum) == CLWARP_OK &&
-			clwarp_scan(j->engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, out, n, NULL) == CLWARP_OK &&
+			clwarp_scan(j->engine, CLWARP_TYPE_INT, in, out, n, CLWARP_OP_ADD,
+					CLWARP_SCAN_INCLUSIVE, NULL) == CLWARP_OK &&
 			clwarp_buffer_read(j->engine, out, 0, n * sizeof(int), y) == CLWARP_OK;
 		want = 0;
 		for (size_t i = 0; j->ok && i < n; i++) {
@@ -114,29 +116,31 @@ START_TEST(test_errors)
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 4, NULL, &small));
 	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_DOUBLE), 8);
 	ck_assert_uint_eq(clwarp_type_size((clwarp_type)42), 0);
-	ck_assert_error(clwarp_reduce(NULL, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, 64, out, NULL),
+	ck_assert_error(clwarp_reduce(NULL, CLWARP_TYPE_INT, in, out, 64, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_reduce(e, (clwarp_type)42, CLWARP_OP_ADD, in, 64, out, NULL),
+	ck_assert_error(clwarp_reduce(e, (clwarp_type)42, in, out, 64, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, (clwarp_op)7, in, 64, out, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, in, out, 64, (clwarp_op)7, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown operation");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, NULL, 64, out, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, NULL, out, 64, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`in` is NULL");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, 64, NULL, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, in, NULL, 64, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`result` is NULL");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, 65, out, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, in, out, 65, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 260");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_LONG, CLWARP_OP_ADD, in, 4, small, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_LONG, in, small, 4, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `result` holds");
-	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, small, 64, NULL),
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_INT, in, small, 64, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out` holds 4 bytes");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0", in, 64, out, NULL, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, NULL, 64, "x > 0", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`count` is NULL");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0", in, 64, in, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, in, small, 64, "x > 0", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "different buffers");
-	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, 4, 17, out, NULL),
+	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_INT, in, out, 4, 17, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 272");
-	ck_assert_error(clwarp_softmax_rows(e, in, 2, 32, small, NULL),
+	ck_assert_error(clwarp_softmax_rows(e, in, small, 2, 32, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out`");
 
 	/* 1- and 2-byte types: refused by the calls that combine elements,
@@ -145,83 +149,92 @@ START_TEST(test_errors)
 	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_UCHAR), 1);
 	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_SHORT), 2);
 	ck_assert_uint_eq(clwarp_type_size(CLWARP_TYPE_USHORT), 2);
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, in, 64, out, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_UCHAR, in, out, 64, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: uchar elements are not supported");
-	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MAX, NULL, 0, NULL, NULL),
+	ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_CHAR, NULL, NULL, 0, CLWARP_OP_MAX, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_reduce: char elements are not supported");
-	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_SHORT, CLWARP_OP_ADD, 1, in, out, 64, NULL),
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_SHORT, in, out, 64, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: short elements are not supported");
-	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_USHORT, CLWARP_OP_MIN, 0, in, in, 0, NULL),
+	ck_assert_error(clwarp_scan(e, CLWARP_TYPE_USHORT, in, in, 0, CLWARP_OP_MIN, 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: ushort elements are not supported");
-	ck_assert_error(clwarp_segmented_reduce(e, CLWARP_TYPE_CHAR, CLWARP_OP_MIN, in, 4, 16, out, NULL),
+	ck_assert_error(clwarp_segmented_reduce(e, CLWARP_TYPE_CHAR, in, out, 4, 16, CLWARP_OP_MIN,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"clwarp_segmented_reduce: char elements are not supported");
-	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, 1, in, 4, 16, out, NULL),
+	ck_assert_error(clwarp_segmented_scan(e, CLWARP_TYPE_UCHAR, in, out, 4, 16, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"clwarp_segmented_scan: uchar elements are not supported");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_SHORT, "x > 0", in, 129, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_SHORT, in, out, small, 129, "x > 0", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 258");
-	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_CHAR, "x > no_such_name", in, 64, out, small,
-					 NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_CHAR, in, out, small, 64,
+					 "x > no_such_name", 0, NULL),
 			CLWARP_ERROR_BUILD, "predicate \"x > no_such_name\" does not compile for char");
 
 	/* Predicates: one expression, checked before any build. */
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0; }", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, small, 64, "x > 0; }", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "';' is not allowed");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "(x > 0", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, small, 64, "(x > 0", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unclosed '('");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0)", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, small, 64, "x > 0)", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unmatched ')'");
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > 0\n", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, small, 64, "x > 0\n", NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "is not allowed");
-	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, " ", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 64, " ", 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "empty predicate");
-	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, NULL, in, 64, out, small, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 64, NULL, 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL predicate");
-	/* clwarp_partition_reversed checks what clwarp_partition checks, in its own name. */
-	ck_assert_error(clwarp_partition_reversed(NULL, CLWARP_TYPE_INT, "x > 0", in, 64, out, small,
-						  NULL),
+	/* With CLWARP_PARTITION_REVERSED, clwarp_partition checks the same. */
+	ck_assert_error(clwarp_partition(NULL, CLWARP_TYPE_INT, in, out, small, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_partition_reversed(e, (clwarp_type)42, "x > 0", in, 64, out, small,
-						  NULL),
+	ck_assert_error(clwarp_partition(e, (clwarp_type)42, in, out, small, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, NULL, in, 64, out, small, NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition_reversed: NULL predicate");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0; }", in, 64, out, small,
-						  NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 64, NULL,
+			CLWARP_PARTITION_REVERSED, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition: NULL predicate");
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 64, "x > 0; }",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "';' is not allowed");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", NULL, 64, out, small,
-						  NULL),
-			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition_reversed: buffer `in` is NULL");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 65, out, small,
-						  NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, NULL, out, small, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
+			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition: buffer `in` is NULL");
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 65, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 260");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_LONG, "x > 0", in, 64, out, small,
-						  NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_LONG, in, out, small, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 256 bytes; the call needs 512");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, small, out,
-						  NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, small, out, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `out` holds 4 bytes");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, out, NULL, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, NULL, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`count` is NULL");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, in, small, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, in, small, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
-			"clwarp_partition_reversed: `in` and `out` must be different buffers");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, 64, out, out, NULL),
+			"clwarp_partition: `in` and `out` must be different buffers");
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, out, 64, "x > 0",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "different buffers");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > 0", in, (size_t)1 << 32,
-						  out, small, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, (size_t)1 << 32,
+			"x > 0", CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
-	ck_assert_error(clwarp_partition_reversed(e, CLWARP_TYPE_INT, "x > nothing_here", in, 64, out,
-						  small, NULL),
+	ck_assert_error(clwarp_partition(e, CLWARP_TYPE_INT, in, out, small, 64, "x > nothing_here",
+			CLWARP_PARTITION_REVERSED, NULL),
 			CLWARP_ERROR_BUILD,
-			"clwarp_partition_reversed: predicate \"x > nothing_here\" does not compile");
+			"clwarp_partition: predicate \"x > nothing_here\" does not compile");
 	/* Well-formed but not OpenCL C: a build error that names the predicate. */
-	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, "x > no_such_name", in, 64, out, small, NULL),
+	ck_assert_error(clwarp_compact(e, CLWARP_TYPE_INT, in, out, small, 64, "x > no_such_name",
+			NULL),
 			CLWARP_ERROR_BUILD, "predicate \"x > no_such_name\" does not compile");
 
 	if (!clwarp_engine_device_info(e)->has_fp64)
-		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_DOUBLE, CLWARP_OP_ADD, in, 4, out, NULL),
+		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_DOUBLE, in, out, 4, CLWARP_OP_ADD,
+				NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "double needs cl_khr_fp64");
 	clReleaseMemObject(in);
 	clReleaseMemObject(out);

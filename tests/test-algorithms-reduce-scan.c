@@ -23,7 +23,7 @@ check_reduce(clwarp_engine *e, clwarp_type t, clwarp_op op, size_t n, bool wrap)
 		else
 			ri = combine_i(t, op, ri, get_i(t, data, i));
 	}
-	ck_assert_clwarp_ok(clwarp_reduce(e, t, op, in, n, res, NULL));
+	ck_assert_clwarp_ok(clwarp_reduce(e, t, in, res, n, op, NULL));
 	got = device_read(e, res, size);
 	snprintf(what, sizeof(what), "reduce %s", op_names[op]);
 	expect_equal(t, got, 0, ri, rf, what, n);
@@ -45,7 +45,8 @@ check_scan(clwarp_engine *e, clwarp_type t, clwarp_op op, int inclusive, size_t 
 	char what[64];
 	void *got;
 
-	ck_assert_clwarp_ok(clwarp_scan(e, t, op, inclusive, in, out, n, NULL));
+	ck_assert_clwarp_ok(clwarp_scan(e, t, in, out, n, op, inclusive ? CLWARP_SCAN_INCLUSIVE : 0,
+			NULL));
 	got = device_read(e, out, n * size);
 	snprintf(what, sizeof(what), "%s scan %s%s", inclusive ? "inclusive" : "exclusive",
 		 op_names[op], in_place ? " in place" : "");
@@ -200,9 +201,10 @@ START_TEST(test_float_accuracy)
 	in = device_copy(e, x, n * sizeof(float));
 	out = device_copy(e, NULL, n * sizeof(float));
 	res = device_copy(e, NULL, 0);
-	ck_assert_clwarp_ok(clwarp_reduce(e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, in, n, res, NULL));
+	ck_assert_clwarp_ok(clwarp_reduce(e, CLWARP_TYPE_FLOAT, in, res, n, CLWARP_OP_ADD, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, res, 0, sizeof(float), &sum));
-	ck_assert_clwarp_ok(clwarp_scan(e, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 1, in, out, n, NULL));
+	ck_assert_clwarp_ok(clwarp_scan(e, CLWARP_TYPE_FLOAT, in, out, n, CLWARP_OP_ADD,
+			CLWARP_SCAN_INCLUSIVE, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, n * sizeof(float), got));
 	for (size_t i = 0; i < n; i++) {
 		exact += x[i];
@@ -259,7 +261,7 @@ START_TEST(test_tuning)
 		ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", bad[i].text, 1), 0);
 		e = algo_engine(CLWARP_BACKEND_AUTO, 0);
 		buf = device_copy(e, NULL, 64);
-		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, buf, 4, buf, NULL),
+		ck_assert_error(clwarp_reduce(e, CLWARP_TYPE_INT, buf, buf, 4, CLWARP_OP_ADD, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, bad[i].why);
 		clReleaseMemObject(buf);
 		clwarp_engine_free(e);

@@ -107,14 +107,15 @@ call(clwarp_engine *e, clwarp_type t, enum op op, cl_mem in, size_t n, cl_mem ou
 
 	switch (op) {
 	case OP_REDUCE_ADD:
-		return clwarp_reduce(e, t, CLWARP_OP_ADD, in, n, out, ev);
+		return clwarp_reduce(e, t, in, out, n, CLWARP_OP_ADD, ev);
 	case OP_REDUCE_MAX:
-		return clwarp_reduce(e, t, CLWARP_OP_MAX, in, n, out, ev);
+		return clwarp_reduce(e, t, in, out, n, CLWARP_OP_MAX, ev);
 	case OP_SCAN_INCL:
 	case OP_SCAN_EXCL:
-		return clwarp_scan(e, t, CLWARP_OP_ADD, op == OP_SCAN_INCL, in, out, n, ev);
+		return clwarp_scan(e, t, in, out, n, CLWARP_OP_ADD,
+				(op == OP_SCAN_INCL) ? CLWARP_SCAN_INCLUSIVE : 0, ev);
 	default:
-		return clwarp_compact(e, t, pred, in, n, out, count, ev);
+		return clwarp_compact(e, t, in, out, count, n, pred, ev);
 	}
 }
 

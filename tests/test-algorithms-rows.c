@@ -28,9 +28,10 @@ check_rows_in(clwarp_engine *e, clwarp_type t, clwarp_op op, int scan, int inclu
 	void *got;
 
 	if (scan)
-		ck_assert_clwarp_ok(clwarp_segmented_scan(e, t, op, inclusive, in, rows, len, out, NULL));
+		ck_assert_clwarp_ok(clwarp_segmented_scan(e, t, in, out, rows, len, op,
+				inclusive ? CLWARP_SCAN_INCLUSIVE : 0, NULL));
 	else
-		ck_assert_clwarp_ok(clwarp_segmented_reduce(e, t, op, in, rows, len, out, NULL));
+		ck_assert_clwarp_ok(clwarp_segmented_reduce(e, t, in, out, rows, len, op, NULL));
 	got = device_read(e, out, outn * size);
 	snprintf(what, sizeof(what), "segmented %s %s%s, %zu rows of %zu",
 		 scan ? (inclusive ? "inclusive scan" : "exclusive scan") : "reduce", op_names[op],
@@ -143,7 +144,7 @@ check_softmax(clwarp_engine *e, size_t rows, size_t len, bool in_place)
 		x[i] = (float)((double)(rng() % 20001) / 1000.0 - 10.0);
 	in = device_copy(e, x, n * sizeof(float));
 	out = in_place ? in : device_copy(e, NULL, n * sizeof(float));
-	ck_assert_clwarp_ok(clwarp_softmax_rows(e, in, rows, len, out, NULL));
+	ck_assert_clwarp_ok(clwarp_softmax_rows(e, in, out, rows, len, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, n * sizeof(float), got));
 	for (size_t r = 0; r < rows; r++) {
 		double m = -INFINITY, s = 0;

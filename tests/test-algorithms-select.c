@@ -59,12 +59,15 @@ check_select_ev(clwarp_engine *e, clwarp_type t, enum select_mode mode, size_t n
 	if (t == CLWARP_TYPE_DOUBLE)
 		pred = "x > 0.0";
 	if (mode == SELECT_REVERSED)
-		ck_assert_clwarp_ok(clwarp_partition_reversed(e, t, pred, in, n, out, count,
+		ck_assert_clwarp_ok(clwarp_partition(e, t, in, out, count, n, pred,
+							      CLWARP_PARTITION_REVERSED,
 							      event ? &ev : NULL));
 	else if (mode == SELECT_PARTITION)
-		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, event ? &ev : NULL));
+		ck_assert_clwarp_ok(clwarp_partition(e, t, in, out, count, n, pred, 0,
+				event ? &ev : NULL));
 	else
-		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, event ? &ev : NULL));
+		ck_assert_clwarp_ok(clwarp_compact(e, t, in, out, count, n, pred,
+				event ? &ev : NULL));
 	if (event) {
 		ck_assert_ptr_nonnull(ev);
 		ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
@@ -147,12 +150,12 @@ START_TEST(test_partition)
 END_TEST
 
 /*
- * clwarp_partition_reversed against CUB's order, for every type: the sizes
- * of the other tests and one tile, one tile less one; none, all, half and
- * about 30 % selected (none and all on the large sizes for int only, as
- * in test_compact). clwarp_partition runs on the same variant in between,
- * so the two calls share a build in either order; one call returns an
- * event.
+ * clwarp_partition with CLWARP_PARTITION_REVERSED against CUB's order, for
+ * every type: the sizes of the other tests and one tile, one tile less
+ * one; none, all, half and about 30 % selected (none and all on the large
+ * sizes for int only, as in test_compact). clwarp_partition without the
+ * flag runs on the same variant in between, so the two calls share a
+ * build in either order; one call returns an event.
  */
 START_TEST(test_partition_reversed)
 {
@@ -209,9 +212,9 @@ check_select_narrow(clwarp_engine *e, clwarp_type t, bool partition, size_t n, i
 		set_bits(data, size, i, pattern == 0 ? next_random(&state) : pattern == 1 ? 5 : (uint64_t)-100);
 	in = device_copy(e, data, n * size);
 	if (partition)
-		ck_assert_clwarp_ok(clwarp_partition(e, t, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_partition(e, t, in, out, count, n, pred, 0, NULL));
 	else
-		ck_assert_clwarp_ok(clwarp_compact(e, t, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_compact(e, t, in, out, count, n, pred, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(cl_uint), &got_count));
 	got = device_read(e, out, n * size);
 #define SELECTED(i) (is_signed(t) ? bits_to_signed(t, get_bits(data, size, i)) < limit \
@@ -287,8 +290,8 @@ START_TEST(test_predicates)
 		x[i] = (int)(rng() % 1000) - 300;
 	in = device_copy(e, x, n * sizeof(int));
 	out = device_copy(e, NULL, n * sizeof(int));
-	ck_assert_clwarp_ok(clwarp_compact(e, CLWARP_TYPE_INT, "(x % 10 == 3) || abs(x) < 5", in, n,
-					   out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_compact(e, CLWARP_TYPE_INT, in, out, count, n,
+					   "(x % 10 == 3) || abs(x) < 5", NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(c), &c));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, c * sizeof(int), got));
 	for (size_t i = 0; i < n; i++) {
@@ -306,7 +309,8 @@ START_TEST(test_predicates)
 	 * tiles and a partial one: partition, selected then rejected in order. */
 	in = device_copy(e, x, m * sizeof(int));
 	out = device_copy(e, NULL, m * sizeof(int));
-	ck_assert_clwarp_ok(clwarp_partition(e, CLWARP_TYPE_INT, "x & 12", in, m, out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_partition(e, CLWARP_TYPE_INT, in, out, count, m, "x & 12", 0,
+			NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(c), &c));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, m * sizeof(int), got));
 	k = 0;
@@ -324,8 +328,8 @@ START_TEST(test_predicates)
 
 	in = device_copy(e, f, sizeof(f));
 	out = device_copy(e, NULL, sizeof(f));
-	ck_assert_clwarp_ok(clwarp_partition(e, CLWARP_TYPE_FLOAT, "fabs(x) < 0.5f", in, 5, out, count,
-					     NULL));
+	ck_assert_clwarp_ok(clwarp_partition(e, CLWARP_TYPE_FLOAT, in, out, count, 5,
+					     "fabs(x) < 0.5f", 0, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(c), &c));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, out, 0, sizeof(fgot), fgot));
 	ck_assert_uint_eq(c, 2);

@@ -43,7 +43,7 @@ check_unique(clwarp_engine *e, size_t n)
 	in = device_copy(e, x, n * 4);
 	out = device_copy(e, NULL, n * 4);
 	count = device_copy(e, NULL, 0);
-	ck_assert_clwarp_ok(clwarp_unique(e, CLWARP_TYPE_INT, in, n, out, count, NULL));
+	ck_assert_clwarp_ok(clwarp_unique(e, CLWARP_TYPE_INT, in, out, count, n, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, sizeof(cl_uint), &got_count));
 	ck_assert_msg(got_count == m, "unique n = %zu: count %u, expected %zu", n, got_count, m);
 	got = device_read(e, out, n * 4);

@@ -265,7 +265,7 @@ void check_scan(clwarp_engine *e, clwarp_type t, clwarp_op op, int inclusive, si
 
 /* The call check_select makes, and where the host reference puts the r-th
  * rejected element (in input order) of n with `total` selected:
- * clwarp_partition at total + r, clwarp_partition_reversed at n - 1 - r
+ * clwarp_partition at total + r, with CLWARP_PARTITION_REVERSED at n - 1 - r
  * (CUB's DevicePartition::If), clwarp_compact nowhere. */
 enum select_mode { SELECT_COMPACT, SELECT_PARTITION, SELECT_REVERSED };
 

@@ -95,7 +95,7 @@ tuning(const char *value)
 	char *saved = set_env("CLWARP_ALGO_TUNING", value);
 
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &m));
-	s = clwarp_reduce(e, CLWARP_TYPE_INT, CLWARP_OP_ADD, m, 4, m, NULL);
+	s = clwarp_reduce(e, CLWARP_TYPE_INT, m, m, 4, CLWARP_OP_ADD, NULL);
 	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
 	restore_env("CLWARP_ALGO_TUNING", saved);
 	clReleaseMemObject(m);
@@ -263,7 +263,7 @@ c_kernel_null_name(void)
 {
 	clwarp_kernel *k = NULL;
 
-	KEEP(clwarp_program_kernel(F.p, NULL, &k));
+	KEEP(clwarp_kernel_new(F.p, NULL, &k));
 }
 
 static clwarp_status
@@ -271,7 +271,7 @@ c_kernel_empty_name(void)
 {
 	clwarp_kernel *k = NULL;
 
-	KEEP(clwarp_program_kernel(F.p, "", &k));
+	KEEP(clwarp_kernel_new(F.p, "", &k));
 }
 
 static clwarp_status
@@ -358,7 +358,7 @@ c_host_zero(void)
 {
 	void *p = NULL;
 
-	KEEP(clwarp_host_alloc(F.e, 0, &p));
+	KEEP(clwarp_host_buffer_new(F.e, 0, &p));
 }
 
 static clwarp_status
@@ -366,17 +366,17 @@ c_host_size_max(void)
 {
 	void *p = NULL;
 
-	KEEP(clwarp_host_alloc(F.e, SIZE_MAX, &p));
+	KEEP(clwarp_host_buffer_new(F.e, SIZE_MAX, &p));
 }
 
-static clwarp_status c_host_null_out(void) { KEEP(clwarp_host_alloc(F.e, 64, NULL)); }
+static clwarp_status c_host_null_out(void) { KEEP(clwarp_host_buffer_new(F.e, 64, NULL)); }
 
 static clwarp_status
 c_host_null_engine(void)
 {
 	void *p = NULL;
 
-	KEEP(clwarp_host_alloc(NULL, 64, &p));
+	KEEP(clwarp_host_buffer_new(NULL, 64, &p));
 }
 
 static clwarp_status
@@ -384,7 +384,7 @@ c_host_free_not_ours(void)
 {
 	int x = 0;
 
-	KEEP(clwarp_host_free(F.e, &x));
+	KEEP(clwarp_host_buffer_free(F.e, &x));
 }
 
 static clwarp_status
@@ -393,10 +393,10 @@ c_host_free_inside(void)
 	void *p = NULL;
 	clwarp_status s;
 
-	ck_assert_clwarp_ok(clwarp_host_alloc(F.e, 64, &p));
-	s = clwarp_host_free(F.e, (char *)p + 8);
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(F.e, 64, &p));
+	s = clwarp_host_buffer_free(F.e, (char *)p + 8);
 	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
-	ck_assert_clwarp_ok(clwarp_host_free(F.e, p));
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(F.e, p));
 	return s;
 }
 
@@ -405,19 +405,19 @@ c_host_free_twice(void)
 {
 	void *p = NULL;
 
-	ck_assert_clwarp_ok(clwarp_host_alloc(F.e, 64, &p));
-	ck_assert_clwarp_ok(clwarp_host_free(F.e, p));
-	KEEP(clwarp_host_free(F.e, p));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(F.e, 64, &p));
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(F.e, p));
+	KEEP(clwarp_host_buffer_free(F.e, p));
 }
 
-static clwarp_status c_host_free_null_engine(void) { KEEP(clwarp_host_free(NULL, F.msg)); }
+static clwarp_status c_host_free_null_engine(void) { KEEP(clwarp_host_buffer_free(NULL, F.msg)); }
 
 static clwarp_status
 c_host_pinned_not_ours(void)
 {
 	int x = 0, pinned;
 
-	KEEP(clwarp_host_pinned(F.e, &x, &pinned));
+	KEEP(clwarp_host_buffer_pinned(F.e, &x, &pinned));
 }
 
 static clwarp_status
@@ -475,6 +475,27 @@ c_backend_name(void)
 	clwarp_backend b;
 
 	KEEP(clwarp_backend_from_name("warpdrive", &b));
+}
+
+/* Flag bits a call does not know (F.buf holds 16 ints). */
+static clwarp_status
+c_scan_flags(void)
+{
+	KEEP(clwarp_scan(F.e, CLWARP_TYPE_INT, F.buf, F.buf, 16, CLWARP_OP_ADD, 0x6u, NULL));
+}
+
+static clwarp_status
+c_segmented_scan_flags(void)
+{
+	KEEP(clwarp_segmented_scan(F.e, CLWARP_TYPE_INT, F.buf, F.buf, 2, 8, CLWARP_OP_ADD,
+				   CLWARP_SCAN_INCLUSIVE | 0x100u, NULL));
+}
+
+static clwarp_status
+c_partition_flags(void)
+{
+	KEEP(clwarp_partition(F.e, CLWARP_TYPE_INT, F.buf, F.buf, F.buf, 16, "x > 0",
+			      0x2u, NULL));
 }
 
 static const struct bad_case {
@@ -546,17 +567,20 @@ static const struct bad_case {
 	{ "host memory of SIZE_MAX bytes", c_host_size_max, CLWARP_ERROR_TOO_LARGE, "exceeds the device's largest allocation" },
 	{ "host memory into NULL", c_host_null_out, CLWARP_ERROR_INVALID_ARGUMENT, "NULL output pointer for host memory" },
 	{ "host memory of a NULL engine", c_host_null_engine, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine for host memory" },
-	{ "freeing host memory not ours", c_host_free_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "that clwarp_host_alloc did not give this engine" },
+	{ "freeing host memory not ours", c_host_free_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "that clwarp_host_buffer_new did not give this engine" },
 	{ "freeing inside a block", c_host_free_inside, CLWARP_ERROR_INVALID_ARGUMENT, "8 bytes into a block of 64 bytes" },
 	{ "freeing host memory twice", c_host_free_twice, CLWARP_ERROR_INVALID_ARGUMENT, "(or that is freed already)" },
 	{ "freeing host memory of a NULL engine", c_host_free_null_engine, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine for host memory" },
-	{ "pinned query of memory not ours", c_host_pinned_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "is not from clwarp_host_alloc on this engine" },
+	{ "pinned query of memory not ours", c_host_pinned_not_ours, CLWARP_ERROR_INVALID_ARGUMENT, "is not from clwarp_host_buffer_new on this engine" },
 	{ "async read past the end", c_read_async_past_end, CLWARP_ERROR_INVALID_ARGUMENT, "reading 64 bytes at offset 32 of a buffer of 64 bytes: past its end" },
 	{ "async write offset wrapping size_t", c_write_async_offset_wraps, CLWARP_ERROR_INVALID_ARGUMENT, "the end overflows size_t" },
 	{ "async read into NULL", c_async_null_host, CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine, buffer or destination" },
 	{ "wait list NULL with 2 events", c_async_wait_null, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list of 2 events that is NULL" },
 	{ "wait list with num_wait 0", c_async_wait_count_zero, CLWARP_ERROR_INVALID_ARGUMENT, "a wait list that is not NULL with num_wait 0" },
 	{ "wait list holding NULL", c_async_wait_null_event, CLWARP_ERROR_INVALID_ARGUMENT, "event 0 of the wait list of 2 is NULL" },
+	{ "scan: unknown flags", c_scan_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_scan: unknown flags 0x6 (only CLWARP_SCAN_INCLUSIVE is known)" },
+	{ "segmented scan: unknown flags", c_segmented_scan_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_segmented_scan: unknown flags 0x100" },
+	{ "partition: unknown flags", c_partition_flags, CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_partition: unknown flags 0x2 (only CLWARP_PARTITION_REVERSED is known)" },
 	{ "unknown backend name", c_backend_name, CLWARP_ERROR_INVALID_ARGUMENT, "unknown backend \"warpdrive\"" },
 };
 
@@ -568,7 +592,7 @@ START_TEST(test_bad_input_table)
 	F.msg[0] = '\0';
 	got = c->run();
 	ck_assert_msg(got == c->want, "%s: status %s, expected %s (message: %s)", c->name,
-		      clwarp_status_to_str(got), clwarp_status_to_str(c->want), F.msg);
+		      clwarp_status_name(got), clwarp_status_name(c->want), F.msg);
 	if (!c->message)
 		return;
 	ck_assert_msg(strstr(F.msg, c->message), "%s: the message \"%s\" does not say \"%s\"", c->name,
@@ -592,7 +616,7 @@ setup(void)
 	o.log_fn = capture;
 	ck_assert_clwarp_ok(clwarp_engine_new(&o, &F.e));
 	ck_assert_clwarp_ok(clwarp_program_build_source(F.e, source, "fixture", NULL, &F.p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(F.p, "two", &F.k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(F.p, "two", &F.k));
 	ck_assert_clwarp_ok(clwarp_buffer_new(F.e, CL_MEM_READ_WRITE, 64, NULL, &F.buf));
 	F.dir = test_tmpdir();
 }

@@ -77,7 +77,7 @@ build_file(clwarp_engine *e, const char *path, const char *options, clwarp_build
 
 	ck_assert_clwarp_ok(clwarp_program_build_file(e, path, options, &p, &info));
 	*source = info.source;
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	return p;
 }
 
@@ -187,13 +187,13 @@ START_TEST(test_string_builds)
 	snprintf(copy, sizeof(copy), "%s", two);
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, copy, "s.cl", NULL, &p, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_MEMORY_HIT);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	ck_assert_ptr_eq(p, a);
 	/* The caller's buffer edited in place, same length. */
 	snprintf(copy, sizeof(copy), "%s", four);
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, copy, "s.cl", NULL, &p, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	ck_assert_int_eq(factor_of(e, p), 4);
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, two, "s.cl", NULL, &p, NULL));
 	ck_assert_ptr_eq(p, a);

@@ -86,7 +86,7 @@ build_and_run(const char *cache, const char *group, const char *src, int mul, in
 		              in[i] * mul + add);
 	free(out);
 	source = info.source;
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 	return source;
 }

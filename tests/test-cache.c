@@ -42,7 +42,7 @@ child_main(char **argv)
 	}
 	for (int i = 0; i < 128; i++)
 		in[i] = i * 3 - 100;
-	if (clwarp_program_kernel(p, "scale", &k) != CLWARP_OK ||
+	if (clwarp_kernel_new(p, "scale", &k) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout) != CLWARP_OK ||
 	    clwarp_kernel_set_arg_buffer(k, 0, bin) != CLWARP_OK ||
@@ -63,7 +63,7 @@ child_main(char **argv)
 	clwarp_kernel_free(k);
 	clwarp_engine_free(e);
 	source = info.source;
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	return CHILD_EXIT_BASE + (int)source;
 }
 
@@ -106,7 +106,7 @@ builds_main(char **argv)
 		for (int i = 0; i < 64; i++)
 			in[i] = i - 20;
 		if (clwarp_program_build_source(e, text, "scale.cl", NULL, &p, NULL) != CLWARP_OK ||
-		    clwarp_program_kernel(p, "scale", &k) != CLWARP_OK ||
+		    clwarp_kernel_new(p, "scale", &k) != CLWARP_OK ||
 		    clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin) != CLWARP_OK ||
 		    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout) != CLWARP_OK ||
 		    clwarp_kernel_set_arg_buffer(k, 0, bin) != CLWARP_OK ||
@@ -220,16 +220,16 @@ START_TEST(test_memory_hit)
 
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", NULL, &a, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", NULL, &b, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_MEMORY_HIT);
 	ck_assert_ptr_eq(a, b);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	/* Other options are another program. */
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, src, "m.cl", "-DX=1", &c, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
 	ck_assert_ptr_ne(a, c);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 }
 END_TEST
@@ -299,7 +299,7 @@ run_at_width(const char *cache, const char *path, unsigned w)
 	ck_assert_clwarp_ok(clwarp_program_build_file(e, path, "", &p, &info));
 	for (int i = 0; i < 64; i++)
 		in[i] = i * i % 17;
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "width", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "width", &k));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &bout));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
@@ -319,7 +319,7 @@ run_at_width(const char *cache, const char *path, unsigned w)
 	clwarp_kernel_free(k);
 	clwarp_engine_free(e);
 	source = info.source;
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	return source;
 }
 
@@ -638,7 +638,7 @@ START_TEST(test_size_bound_evicts_oldest)
 	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
 	ck_assert_clwarp_ok(clwarp_program_build_file(e, f.main_cl, opt, &p, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_DISK_HIT);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 	fixture_fini(&f);
 }

@@ -1,4 +1,4 @@
-/* Copies between host and device: pinned host memory (clwarp_host_alloc)
+/* Copies between host and device: pinned host memory (clwarp_host_buffer_new)
  * and the asynchronous reads and writes, every byte checked. */
 /* SPDX-License-Identifier: MIT */
 #include "testutil.h"
@@ -50,7 +50,7 @@ host_new(clwarp_engine *e, bool pinned, size_t bytes)
 	if (!pinned)
 		p = malloc(bytes);
 	else
-		ck_assert_clwarp_ok(clwarp_host_alloc(e, bytes, &p));
+		ck_assert_clwarp_ok(clwarp_host_buffer_new(e, bytes, &p));
 	ck_assert_ptr_nonnull(p);
 	return p;
 }
@@ -59,7 +59,7 @@ static void
 host_del(clwarp_engine *e, bool pinned, unsigned char *p)
 {
 	if (pinned)
-		ck_assert_clwarp_ok(clwarp_host_free(e, p));
+		ck_assert_clwarp_ok(clwarp_host_buffer_free(e, p));
 	else
 		free(p);
 }
@@ -72,31 +72,31 @@ START_TEST(test_host_alloc)
 	int pinned = -1;
 
 	for (size_t k = 0; k < 5; k++) {
-		ck_assert_clwarp_ok(clwarp_host_alloc(e, sizes[k], &p[k]));
+		ck_assert_clwarp_ok(clwarp_host_buffer_new(e, sizes[k], &p[k]));
 		ck_assert_ptr_nonnull(p[k]);
 		ck_assert_uint_eq((uintptr_t)p[k] % 64, 0);
 		fill(p[k], sizes[k], (unsigned)k);
-		ck_assert_clwarp_ok(clwarp_host_pinned(e, p[k], &pinned));
+		ck_assert_clwarp_ok(clwarp_host_buffer_pinned(e, p[k], &pinned));
 		/* PoCL's devices use host memory anyway: the documented fallback. */
 		if (on_pocl(e))
 			ck_assert_int_eq(pinned, 0);
-		ck_assert_clwarp_ok(clwarp_host_pinned(e, (char *)p[k] + sizes[k] - 1, &pinned));
+		ck_assert_clwarp_ok(clwarp_host_buffer_pinned(e, (char *)p[k] + sizes[k] - 1, &pinned));
 	}
 	for (size_t k = 0; k < 5; k++)
 		ck_assert_uint_eq(first_mismatch(p[k], sizes[k], (unsigned)k, 0), sizes[k]);
 
 	/* Not ours: the other engine's, one past the end, the middle, freed already. */
-	ck_assert_clwarp_ok(clwarp_host_alloc(other, 64, &q));
-	ck_assert_error(clwarp_host_free(e, q), CLWARP_ERROR_INVALID_ARGUMENT, "did not give this engine");
-	ck_assert_error(clwarp_host_pinned(e, (char *)p[1] + 3, &pinned), CLWARP_ERROR_INVALID_ARGUMENT,
-			"is not from clwarp_host_alloc");
-	ck_assert_error(clwarp_host_free(e, (char *)p[4] + 5), CLWARP_ERROR_INVALID_ARGUMENT,
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(other, 64, &q));
+	ck_assert_error(clwarp_host_buffer_free(e, q), CLWARP_ERROR_INVALID_ARGUMENT, "did not give this engine");
+	ck_assert_error(clwarp_host_buffer_pinned(e, (char *)p[1] + 3, &pinned), CLWARP_ERROR_INVALID_ARGUMENT,
+			"is not from clwarp_host_buffer_new");
+	ck_assert_error(clwarp_host_buffer_free(e, (char *)p[4] + 5), CLWARP_ERROR_INVALID_ARGUMENT,
 			"5 bytes into a block of 1048583 bytes");
-	ck_assert_clwarp_ok(clwarp_host_free(e, NULL));
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(e, NULL));
 	for (size_t k = 0; k < 5; k++)
-		ck_assert_clwarp_ok(clwarp_host_free(e, p[k]));
-	ck_assert_error(clwarp_host_free(e, p[0]), CLWARP_ERROR_INVALID_ARGUMENT, "freed already");
-	ck_assert_clwarp_ok(clwarp_host_free(other, q));
+		ck_assert_clwarp_ok(clwarp_host_buffer_free(e, p[k]));
+	ck_assert_error(clwarp_host_buffer_free(e, p[0]), CLWARP_ERROR_INVALID_ARGUMENT, "freed already");
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(other, q));
 	clwarp_engine_free(other);
 	clwarp_engine_free(e);
 }
@@ -242,7 +242,7 @@ race_kernel(bool pinned)
 	size_t global = RACE_N;
 
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, step_source, "advance", NULL, &p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "advance", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "advance", &k));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, RACE_N * 4, NULL, &buf));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
 	for (unsigned round = 0; round < RACE_ROUNDS; round++) {
@@ -310,8 +310,8 @@ copier(void *arg)
 	clwarp_engine_options_init(&o);
 	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
 	if (clwarp_engine_new(&o, &e) != CLWARP_OK ||
-	    clwarp_host_alloc(e, n, (void **)&src) != CLWARP_OK ||
-	    clwarp_host_alloc(e, n, (void **)&dst) != CLWARP_OK ||
+	    clwarp_host_buffer_new(e, n, (void **)&src) != CLWARP_OK ||
+	    clwarp_host_buffer_new(e, n, (void **)&dst) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_READ_WRITE, n, NULL, &buf) != CLWARP_OK) {
 		snprintf(j->failure, sizeof(j->failure), "setup: %s", clwarp_last_error());
 		goto out;
@@ -355,18 +355,18 @@ allocator(void *arg)
 
 		if (blocks[slot]) {
 			if (((unsigned char *)blocks[slot])[0] != (unsigned char)slot ||
-			    clwarp_host_pinned(j->shared, blocks[slot], &pinned) != CLWARP_OK ||
-			    clwarp_host_free(j->shared, blocks[slot]) != CLWARP_OK)
+			    clwarp_host_buffer_pinned(j->shared, blocks[slot], &pinned) != CLWARP_OK ||
+			    clwarp_host_buffer_free(j->shared, blocks[slot]) != CLWARP_OK)
 				snprintf(j->failure, sizeof(j->failure), "free: %s", clwarp_last_error());
 			blocks[slot] = NULL;
-		} else if (clwarp_host_alloc(j->shared, 1 + it * 31u, &blocks[slot]) != CLWARP_OK) {
+		} else if (clwarp_host_buffer_new(j->shared, 1 + it * 31u, &blocks[slot]) != CLWARP_OK) {
 			snprintf(j->failure, sizeof(j->failure), "alloc: %s", clwarp_last_error());
 		} else {
 			memset(blocks[slot], (int)slot, 1 + it * 31u);
 		}
 	}
 	for (unsigned s = 0; s < 16; s++)
-		if (blocks[s] && clwarp_host_free(j->shared, blocks[s]) != CLWARP_OK)
+		if (blocks[s] && clwarp_host_buffer_free(j->shared, blocks[s]) != CLWARP_OK)
 			snprintf(j->failure, sizeof(j->failure), "free: %s", clwarp_last_error());
 	return NULL;
 }
@@ -403,8 +403,8 @@ START_TEST(test_free_engine_in_flight)
 	cl_event ev[4];
 	cl_int st;
 
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, n, (void **)&psrc));
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, n, (void **)&pdst));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, n, (void **)&psrc));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, n, (void **)&pdst));
 	fill(src, n, 5);
 	fill(psrc, n, 6);
 	memset(dst, 0, n);
@@ -463,37 +463,37 @@ START_TEST(test_running_out)
 	/* Pinned for real (a GPU), the limit is half the host's memory, 64 GiB
 	 * on the GPU machine, which other processes of the GPU check need: try
 	 * 16 GiB there, and say so (the fallback path runs out everywhere else). */
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, 4096, &again));
-	ck_assert_clwarp_ok(clwarp_host_pinned(e, again, &pinned));
-	ck_assert_clwarp_ok(clwarp_host_free(e, again));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, 4096, &again));
+	ck_assert_clwarp_ok(clwarp_host_buffer_pinned(e, again, &pinned));
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(e, again));
 	again = NULL;
 	while (count < 4096) {
 		if (pinned && tried + block > ((size_t)16 << 30)) {
 			fprintf(stderr, "running out: pinned blocks of %zu bytes, %zu of them (%zu bytes) without running out; "
 					"not run further on a device that pins for real\n", block, count, tried);
 			for (size_t i = 0; i < count; i++)
-				ck_assert_clwarp_ok(clwarp_host_free(e, blocks[i]));
+				ck_assert_clwarp_ok(clwarp_host_buffer_free(e, blocks[i]));
 			free(blocks);
 			clwarp_engine_free(e);
 			return;
 		}
 		tried += block;
-		s = clwarp_host_alloc(e, block, &blocks[count]);
+		s = clwarp_host_buffer_new(e, block, &blocks[count]);
 		if (s != CLWARP_OK)
 			break;
 		count++;
 	}
 	ck_assert_msg(s == CLWARP_ERROR_OUT_OF_MEMORY, "after %zu blocks of %zu bytes: %s (%s)", count,
-		      block, clwarp_status_to_str(s), clwarp_last_error());
+		      block, clwarp_status_name(s), clwarp_last_error());
 	ck_assert_msg(strstr(clwarp_last_error(), "half the host's memory") ||
 			      strstr(clwarp_last_error(), "out of host memory"),
 		      "message: %s", clwarp_last_error());
 	ck_assert_ptr_null(blocks[count]);
 	for (size_t i = 0; i < count; i++)
-		ck_assert_clwarp_ok(clwarp_host_free(e, blocks[i]));
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, block, &again));
+		ck_assert_clwarp_ok(clwarp_host_buffer_free(e, blocks[i]));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, block, &again));
 	((unsigned char *)again)[block - 1] = 1;
-	ck_assert_clwarp_ok(clwarp_host_free(e, again));
+	ck_assert_clwarp_ok(clwarp_host_buffer_free(e, again));
 	free(blocks);
 	clwarp_engine_free(e);
 }

@@ -42,7 +42,7 @@ check_block_votes(clwarp_engine *e, struct tally *tl)
 	size_t max_items = clwarp_engine_device_info(e)->max_work_group_size;
 	clwarp_kernel *k = NULL;
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "block_votes", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "block_votes", &k));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 2);	/* the scratch stays hidden */
 	for (size_t s = 0; s < sizeof(vote_shapes) / sizeof(vote_shapes[0]); s++) {
 		size_t bx = vote_shapes[s][0], by = vote_shapes[s][1], n = bx * by;
@@ -142,8 +142,8 @@ START_TEST(test_block_votes_named_indirectly)
 
 		st = clwarp_program_build_source(e, text[i], "indirect.cl", options[i], &prog, &info);
 		ck_assert_msg(st == CLWARP_OK, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
-		clwarp_build_info_clear(&info);
-		ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
+		clwarp_build_info_free(&info);
+		ck_assert_clwarp_ok(clwarp_kernel_new(prog, "k", &k));
 		ck_assert_uint_eq(clwarp_kernel_arg_count(k), 1);
 		b = buffer(e, sizeof(v), v);
 		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, b));
@@ -189,8 +189,8 @@ START_TEST(test_functional_casts)
 
 	st = clwarp_program_build_source(e, text, "casts.cl", NULL, &prog, &info);
 	ck_assert_msg(st == CLWARP_OK, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
-	clwarp_build_info_clear(&info);
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
+	clwarp_build_info_free(&info);
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "k", &k));
 	bo = buffer(e, sizeof(out), NULL);
 	bf = buffer(e, sizeof(f), f);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bo));
@@ -216,7 +216,7 @@ START_TEST(test_functional_casts)
 	st = clwarp_program_build_source(e, "kernel void k(global int *o) { o[0] = int(2.5f); }\n",
 					 "plain.cl", NULL, &prog, &info);
 	ck_assert_int_eq(st, CLWARP_ERROR_BUILD);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 }
 END_TEST

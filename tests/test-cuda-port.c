@@ -98,7 +98,7 @@ START_TEST(test_port_unedited)
 	a.arch = backend == CLWARP_BACKEND_NV ? 0 : 700;
 	for (int i = 0; i < PORT_N; i++)
 		a.in[i] = (int)((i * 2654435761u) % 2001u) - 1000;
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "port", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "port", &k));
 	bin = buffer(e, sizeof(a.in), a.in);
 	bout = buffer(e, sizeof(out), NULL);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));
@@ -153,7 +153,7 @@ check_build_message(clwarp_engine *e, const char *src, const char *file, unsigne
 	ck_assert_msg(first && (first > at || (at - first == 7 && strncmp(first, "error: ", 7) == 0)),
 		      "%s: not the first error: %s", file, err);
 	fprintf(stderr, "%s: %s\n", file, want);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 }
 
 /* What OpenCL C has no words for is the compiler's error at the user's

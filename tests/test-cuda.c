@@ -38,7 +38,7 @@ check_shuffles(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally 
 
 	for (int i = 0; i < CS_N; i++)
 		v[i] = cs_value(i);
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "shuffles", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "shuffles", &k));
 	bv = buffer(e, sizeof(v), v);
 	bout = buffer(e, sizeof(out), NULL);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bv));
@@ -87,7 +87,7 @@ check_votes(clwarp_engine *e, clwarp_program *prog, unsigned W, struct tally *tl
 	size_t n = CS_N;
 	cl_mem bp, bx, bu, bout;
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "votes", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "votes", &k));
 	bp = buffer(e, sizeof(p), NULL);
 	bx = buffer(e, sizeof(x), NULL);
 	bu = buffer(e, sizeof(u), NULL);
@@ -138,7 +138,7 @@ check_names(clwarp_engine *e, clwarp_program *prog, struct tally *tl)
 	clwarp_kernel *k = NULL;
 	cl_mem bout, bmirror;
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "names", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "names", &k));
 	bout = buffer(e, items * 12 * 4, NULL);
 	bmirror = buffer(e, items * 4, NULL);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bout));
@@ -233,12 +233,12 @@ START_TEST(test_mask_check)
 	st = clwarp_program_build_source(e, full, "full.cl", NULL, &prog, &info);
 	if (st != CLWARP_OK && info.log && strstr(info.log, "no diagnose_if")) {
 		fprintf(stderr, "the compiler has no diagnose_if: constant masks are not checked here\n");
-		clwarp_build_info_clear(&info);
+		clwarp_build_info_free(&info);
 		clwarp_engine_free(e);
 		return;
 	}
 	ck_assert_msg(st == CLWARP_OK, "full masks: %s\n%s", clwarp_last_error(), info.log ? info.log : "");
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	/* Half the warp's lanes (W >= 2): the low W/2 bits. At W = 1 there is
 	 * no partial mask to give. */
 	if (warpSize_of(e) >= 2) {
@@ -248,7 +248,7 @@ START_TEST(test_mask_check)
 		ck_assert_msg(strstr(clwarp_last_error(), "a lane mask that leaves out lanes of the warp") ||
 			      (info.log && strstr(info.log, "a lane mask that leaves out lanes of the warp")),
 			      "no mask message: %s\n%s", clwarp_last_error(), info.log ? info.log : "");
-		clwarp_build_info_clear(&info);
+		clwarp_build_info_free(&info);
 	}
 	clwarp_engine_free(e);
 }
@@ -273,7 +273,7 @@ START_TEST(test_contract_through_macros)
 
 	ck_assert_msg(clwarp_program_build_source(e, src, "macros.cl", NULL, &prog, NULL) == CLWARP_OK,
 		      "build: %s", clwarp_last_error());
-	ck_assert_int_eq(clwarp_program_kernel(prog, "k", &k), CLWARP_OK);
+	ck_assert_int_eq(clwarp_kernel_new(prog, "k", &k), CLWARP_OK);
 	ck_assert_int_eq(clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(out), NULL, &buf), CLWARP_OK);
 	ck_assert_int_eq(clwarp_kernel_set_arg_buffer(k, 0, buf), CLWARP_OK);
 	if (w >= 2) {

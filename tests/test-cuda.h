@@ -61,7 +61,7 @@ build_program(clwarp_engine *e, const char *name)
 	st = clwarp_program_build_file(e, path, NULL, &prog, &info);
 	ck_assert_msg(st == CLWARP_OK, "building %s: %s\n%s", path, clwarp_last_error(),
 		      info.log ? info.log : "");
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	free(path);
 	return prog;
 }

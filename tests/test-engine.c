@@ -15,7 +15,7 @@ START_TEST(test_device_list)
 	clwarp_device_info *list = NULL;
 	size_t count = 0;
 
-	ck_assert_clwarp_ok(clwarp_device_list(&list, &count));
+	ck_assert_clwarp_ok(clwarp_device_list_new(&list, &count));
 	ck_assert_uint_ge(count, 1);
 	for (size_t i = 0; i < count; i++) {
 		ck_assert_str_ne(list[i].name, "");
@@ -38,7 +38,7 @@ START_TEST(test_device_selection)
 	size_t count = 0;
 	char spec[64];
 
-	ck_assert_clwarp_ok(clwarp_device_list(&list, &count));
+	ck_assert_clwarp_ok(clwarp_device_list_new(&list, &count));
 	clwarp_engine_options_init(&o);
 	o.flags = CLWARP_ENGINE_NO_DISK_CACHE;
 
@@ -113,8 +113,8 @@ START_TEST(test_engine_bad_options)
 	unsetenv("CLWARP_NATIVE_WIDTH");
 
 	ck_assert_int_eq(clwarp_engine_new(&o, NULL), CLWARP_ERROR_INVALID_ARGUMENT);
-	ck_assert_str_eq(clwarp_status_to_str(CLWARP_ERROR_BUILD), "OpenCL C build failed");
-	ck_assert_str_eq(clwarp_cl_error_to_str(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME");
+	ck_assert_str_eq(clwarp_status_name(CLWARP_ERROR_BUILD), "OpenCL C build failed");
+	ck_assert_str_eq(clwarp_cl_error_name(CL_INVALID_KERNEL_NAME), "CL_INVALID_KERNEL_NAME");
 }
 END_TEST
 
@@ -168,7 +168,7 @@ thread_main(void *arg)
 		 "kernel void t(global int *o) { o[get_global_id(0)] = (int)get_global_id(0) * %d; }\n",
 		 job->id / 2 + 2);
 	job->ok = clwarp_program_build_source(job->engine, src, NULL, NULL, &p, NULL) == CLWARP_OK &&
-		  clwarp_program_kernel(p, "t", &k) == CLWARP_OK &&
+		  clwarp_kernel_new(p, "t", &k) == CLWARP_OK &&
 		  clwarp_buffer_new(job->engine, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m) == CLWARP_OK &&
 		  clwarp_kernel_set_arg_buffer(k, 0, m) == CLWARP_OK &&
 		  clwarp_kernel_launch(k, 1, &n, NULL, NULL) == CLWARP_OK &&
@@ -245,7 +245,7 @@ START_TEST(test_native_width)
 	s = clwarp_engine_backend(probe_e, NULL, NULL);
 	if (w64 == 0 || w64 != w128 || w64 > 64 || (w64 & (w64 - 1)) != 0) {
 		ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "khr at a native width was accepted: %s",
-			      clwarp_status_to_str(s));
+			      clwarp_status_name(s));
 		fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
 		ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "khr"));
 		if (w64 && w64 != w128)
@@ -337,7 +337,7 @@ START_TEST(test_native_launch_check)
 		size_t global = 128, local = 64;
 		char want[64];
 
-		ck_assert_clwarp_ok(clwarp_program_kernel(p, "ids", &k));
+		ck_assert_clwarp_ok(clwarp_kernel_new(p, "ids", &k));
 		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin));
 		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, sizeof(in), NULL, &bout));
 		ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));

@@ -198,9 +198,9 @@ check_histogram(clwarp_engine *e, clwarp_type t, size_t n, size_t bins, struct r
 	if (is_narrow(t)) {
 		cl_int lo = (cl_int)(int64_t)r.lower, hi = (cl_int)(int64_t)r.upper;
 
-		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &lo, &hi, counts, NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, counts, n, bins, &lo, &hi, NULL));
 	} else {
-		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &r.lower, &r.upper, counts,
+		ck_assert_clwarp_ok(clwarp_histogram(e, t, in, counts, n, bins, &r.lower, &r.upper,
 						     NULL));
 	}
 	got = device_read(e, counts, bins * 4);

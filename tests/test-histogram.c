@@ -97,7 +97,7 @@ every_value(clwarp_engine *e, clwarp_type t, size_t reps, cl_int lower, cl_int u
 		set_bits(samples, size, i, (uint64_t)((i * 7919) % values));
 	in = device_copy(e, samples, n * size);
 	counts = device_copy(e, NULL, bins * 4);
-	ck_assert_clwarp_ok(clwarp_histogram(e, t, in, n, bins, &lower, &upper, counts, NULL));
+	ck_assert_clwarp_ok(clwarp_histogram(e, t, in, counts, n, bins, &lower, &upper, NULL));
 	got = device_read(e, counts, bins * 4);
 	free(samples);
 	clReleaseMemObject(in);
@@ -248,7 +248,8 @@ START_TEST(test_histogram_small)
 	for (int k = 0; k < 2; k++) {
 		cl_mem in = device_copy(e, (uint32_t[4]){ 1, 1, 3, 12 }, 16);
 
-		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UINT, in, 4, 10, &lo, &hi, buf, &ev));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UINT, in, buf, 4, 10, &lo, &hi,
+				&ev));
 		ck_assert_int_eq(clWaitForEvents(1, &ev), CL_SUCCESS);
 		clReleaseEvent(ev);
 		clReleaseMemObject(in);
@@ -319,9 +320,9 @@ START_TEST(test_histogram_errors)
 	float flo = 0, fhi = 1, fnan = NAN, finf = INFINITY, fmax = FLT_MAX, fmin = -FLT_MAX;
 	double dlo = 0, dhi = 1;
 
-	ck_assert_error(clwarp_histogram(NULL, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(NULL, CLWARP_TYPE_INT, in, counts, 100, 10, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_histogram(e, (clwarp_type)10, in, 100, 10, &lo, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, (clwarp_type)10, in, counts, 100, 10, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
 	/* 1- and 2-byte bounds are cl_ints and compare as ints: 300 is not
 	 * below 200 (as uchars, 44 would be), INT32_MAX not below INT32_MIN;
@@ -331,65 +332,72 @@ START_TEST(test_histogram_errors)
 		cl_int s_ok = 5, i_max = INT32_MAX, i_min = INT32_MIN, zero = 0, u256 = 256;
 		cl_int m1000 = -1000, p1000 = 1000;
 
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, 100, 10, &c_lo, &c_hi, counts, NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, counts, 100, 10, &c_lo,
+				&c_hi, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper (cl_ints 100 and -100)");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 100, 10, &uc_lo, &uc_hi, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, counts, 100, 10, &uc_lo,
+						 &uc_hi, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper (cl_ints 300 and 200)");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 100, 10, &s_lo, &s_hi, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, counts, 100, 10, &s_lo,
+						 &s_hi, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, 100, 10, &i_max, &i_min, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, counts, 100, 10, &i_max,
+						 &i_min, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, 100, 10, NULL, &s_hi, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_USHORT, in, counts, 100, 10, NULL,
+						 &s_hi, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "must point at one cl_int each");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, 100, 10, &s_lo, NULL, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_CHAR, in, counts, 100, 10, &s_lo,
+						 NULL, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT,
 				"clwarp_histogram: `lower` and `upper` must point at one cl_int each");
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 201, 10, &s_lo, &s_ok, counts, NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, counts, 201, 10, &s_lo,
+				&s_ok, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 402");
-		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 400, 10, &zero, &u256, counts,
-						     NULL));
-		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, 400, 10, &m1000, &p1000,
-						     counts, NULL));
-		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, 200, 10, &i_min, &i_max,
-						     counts, NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, counts, 400, 10,
+						     &zero, &u256, NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_UCHAR, in, counts, 400, 10,
+						     &m1000, &p1000, NULL));
+		ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_SHORT, in, counts, 200, 10,
+						     &i_min, &i_max, NULL));
 	}
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 0, &lo, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 100, 0, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_histogram: bins must be at least 1");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, (size_t)1 << 32, &lo, &hi,
-					 counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 100, (size_t)1 << 32, &lo,
+					 &hi, NULL),
 			CLWARP_ERROR_TOO_LARGE, "4294967296 bins");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, NULL, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 100, 10, NULL, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`lower` and `upper` must point at one int each");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, &lo2, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 100, 10, &lo2, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "lower must be below upper");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fhi, &flo, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, counts, 100, 10, &fhi, &flo,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "lower and upper must be finite with lower < upper");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fnan, &fhi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, counts, 100, 10, &fnan, &fhi,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "must be finite");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &flo, &finf, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, counts, 100, 10, &flo, &finf,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "must be finite");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, 100, 10, &fmin, &fmax, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_FLOAT, in, counts, 100, 10, &fmin, &fmax,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "upper - lower and bins / (upper - lower) finite in float");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 101, 10, &lo, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 101, 10, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 404");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 11, &lo, &hi, counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, 100, 11, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `counts` holds 40 bytes; the call needs 44");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, 100, 10, &lo, &hi, in, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, in, 100, 10, &lo, &hi, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`in` and `counts` must be different buffers");
-	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, (size_t)1 << 32, 10, &lo, &hi,
-					 counts, NULL),
+	ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_INT, in, counts, (size_t)1 << 32, 10, &lo,
+					 &hi, NULL),
 			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
 	if (!has_fp64(e))
-		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_DOUBLE, in, 10, 10, &dlo, &dhi, counts,
-						 NULL),
+		ck_assert_error(clwarp_histogram(e, CLWARP_TYPE_DOUBLE, in, counts, 10, 10, &dlo,
+						 &dhi, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "double needs cl_khr_fp64");
 	/* n == 0 needs no samples and clears the counts. */
-	ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_INT, NULL, 0, 10, &lo, &hi, counts, NULL));
+	ck_assert_clwarp_ok(clwarp_histogram(e, CLWARP_TYPE_INT, NULL, counts, 0, 10, &lo, &hi,
+			NULL));
 	clReleaseMemObject(in);
 	clReleaseMemObject(counts);
 	clwarp_engine_free(e);

@@ -31,7 +31,7 @@ fixture_init(struct launch_fixture *f, clwarp_engine *e, const char *kernel)
 	f->e = e;
 	ck_assert_clwarp_ok(clwarp_engine_backend(e, NULL, &f->warp));
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, warp_source, "launch.cl", NULL, &f->p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(f->p, kernel, &f->k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(f->p, kernel, &f->k));
 	for (int i = 0; i < N; i++)
 		f->host_in[i] = (i * 37) % 101 - 50;
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(f->host_in), f->host_in, &f->in));
@@ -90,7 +90,7 @@ START_TEST(test_launch_2d_with_event)
 		   "{ o[get_global_id(1) * get_global_size(0) + get_global_id(0)] =\n"
 		   "    (int)(get_global_id(0) * 100 + get_global_id(1)); }\n",
 		"grid.cl", NULL, &p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "grid", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "grid", &k));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, m));
 	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 2, global, local, &ev));
@@ -125,10 +125,10 @@ START_TEST(test_kernel_without_parameters)
 		   "kernel void empty_parentheses() {}\n"
 		   "kernel void put(global int *o) { o[0] = 7; }\n",
 		"none.cl", NULL, &p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "nothing", &none));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "nothing", &none));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(none), 0);
 	ck_assert_clwarp_ok(clwarp_kernel_launch(none, 1, &one, &one, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "put", &copy));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "put", &copy));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, sizeof(out), NULL, &m));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(copy, 0, m));
 	ck_assert_clwarp_ok(clwarp_kernel_launch(copy, 1, &one, &one, NULL));

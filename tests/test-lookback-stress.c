@@ -167,11 +167,12 @@ stress_select(clwarp_engine *e, const struct call *c, uint64_t *rs)
 	const char *pred = select_predicate(c->type);
 
 	if (c->algo == ALG_COMPACT)
-		ck_assert_clwarp_ok(clwarp_compact(e, c->type, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_compact(e, c->type, in, out, count, n, pred, NULL));
 	else if (c->algo == ALG_PARTITION)
-		ck_assert_clwarp_ok(clwarp_partition(e, c->type, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_partition(e, c->type, in, out, count, n, pred, 0, NULL));
 	else
-		ck_assert_clwarp_ok(clwarp_partition_reversed(e, c->type, pred, in, n, out, count, NULL));
+		ck_assert_clwarp_ok(clwarp_partition(e, c->type, in, out, count, n, pred,
+				CLWARP_PARTITION_REVERSED, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, count, 0, 4, &got_count));
 	got = device_read(e, out, n * 4);
 	for (size_t i = 0; i < n; i++)
@@ -215,7 +216,8 @@ stress_scan(clwarp_engine *e, const struct call *c)
 	long double rf = identity_f(c->op);
 	uint32_t *got;
 
-	ck_assert_clwarp_ok(clwarp_scan(e, c->type, c->op, inclusive, in, out, n, NULL));
+	ck_assert_clwarp_ok(clwarp_scan(e, c->type, in, out, n, c->op,
+			inclusive ? CLWARP_SCAN_INCLUSIVE : 0, NULL));
 	got = device_read(e, out, n * 4);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t want;
@@ -310,15 +312,15 @@ stress_runs(clwarp_engine *e, const struct call *c, uint64_t *rs)
 	runs = runs_reference(c->type, keys, vt, c->op, values, n, ref_keys, ref_values);
 	kb = device_copy(e, keys, n * 4);
 	if (c->algo == ALG_UNIQUE) {
-		ck_assert_clwarp_ok(clwarp_unique(e, c->type, kb, n, uo, nb, NULL));
+		ck_assert_clwarp_ok(clwarp_unique(e, c->type, kb, uo, nb, n, NULL));
 	} else if (c->algo == ALG_RLE) {
 		ao = device_copy(e, NULL, n * 4);
-		ck_assert_clwarp_ok(clwarp_run_length_encode(e, c->type, kb, n, uo, ao, nb, NULL));
+		ck_assert_clwarp_ok(clwarp_run_length_encode(e, c->type, kb, uo, ao, nb, n, NULL));
 	} else {
 		vb = device_copy(e, values, n * 4);
 		ao = device_copy(e, NULL, n * 4);
-		ck_assert_clwarp_ok(clwarp_reduce_by_key(e, c->type, kb, vt, vb, n, c->op, uo, ao, nb,
-							 NULL));
+		ck_assert_clwarp_ok(clwarp_reduce_by_key(e, c->type, vt, kb, vb, uo, ao, nb, n,
+							 c->op, NULL));
 	}
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, nb, 0, 4, &got_n));
 	expect_count(c, got_n, runs);
@@ -378,8 +380,8 @@ stress_sort(clwarp_engine *e, const struct call *c, uint64_t *rs)
 	kb = device_copy(e, keys, n * 4);
 	if (pairs) {
 		vb = device_copy(e, values, n * 4);
-		ck_assert_clwarp_ok(clwarp_sort_pairs(e, c->type, kb, CLWARP_TYPE_UINT, vb, n, c->flags,
-						      NULL));
+		ck_assert_clwarp_ok(clwarp_sort_pairs(e, c->type, CLWARP_TYPE_UINT, kb, vb, n,
+						      c->flags, NULL));
 	} else {
 		ck_assert_clwarp_ok(clwarp_sort_keys(e, c->type, kb, n, c->flags, NULL));
 	}

@@ -19,7 +19,7 @@ START_TEST(test_build_string_and_launch)
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, saxpy_source, "saxpy.cl", NULL, &p, &info));
 	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
 	ck_assert(info.milliseconds > 0);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	ck_assert_uint_eq(clwarp_program_kernel_count(p), 1);
 	ck_assert_str_eq(clwarp_program_kernel_name(p, 0), "saxpy");
 	ck_assert_ptr_nonnull(clwarp_program_cl(p));
@@ -92,7 +92,7 @@ START_TEST(test_build_failure_names_user_line)
 	ck_assert_msg(strstr(info.log, where), "log lacks %s:\n%s", where, info.log);
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), path));
 	ck_assert_int_eq(info.cl_error, CL_BUILD_PROGRAM_FAILURE);
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 	test_rmtree(dir);
 	free(path);
@@ -142,11 +142,11 @@ START_TEST(test_kernel_lookup_and_args)
 		NULL, NULL, &p, NULL));
 	ck_assert_uint_eq(clwarp_program_kernel_count(p), 2);
 	ck_assert_ptr_null(clwarp_program_kernel_name(p, 2));
-	ck_assert_int_eq(clwarp_program_kernel(p, "gamma", &k), CLWARP_ERROR_KERNEL_NOT_FOUND);
+	ck_assert_int_eq(clwarp_kernel_new(p, "gamma", &k), CLWARP_ERROR_KERNEL_NOT_FOUND);
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "alpha"));
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "beta"));
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "beta", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "beta", &k));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 2);
 	ck_assert_int_eq(clwarp_kernel_set_arg_scalar(k, 2, sizeof(int), &v),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
@@ -257,7 +257,7 @@ START_TEST(test_helpers_without_warp_param)
 	ck_assert_uint_le(w, 64);
 	s = clwarp_program_build_source(e, helpers_source, "helpers.cl", NULL, &p, &info);
 	ck_assert_msg(s == CLWARP_OK, "%s\n%s", clwarp_last_error(), info.log ? info.log : "");
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	for (int i = 0; i < 128; i++)
 		in[i] = (i * 37 % 101) - 50;
 	for (int f = 0; f < 6; f++) {
@@ -292,7 +292,7 @@ START_TEST(test_helper_with_pasted_name_fails)
 	ck_assert_msg(strncmp(clwarp_last_error(), "pasted.cl:2: function `sum_##T`", 31) == 0,
 		      "%s", clwarp_last_error());
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "CLWARP_WARP_PARAM"));
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	clwarp_engine_free(e);
 }
 END_TEST

@@ -141,14 +141,14 @@ check_runs(clwarp_engine *e, enum call call, const struct runs_case *rc, size_t 
 	kb = device_copy(e, keys, n * ks);
 	uo = device_copy(e, NULL, n * ks);
 	if (call == CALL_UNIQUE) {
-		ck_assert_clwarp_ok(clwarp_unique(e, kt, kb, n, uo, nb, NULL));
+		ck_assert_clwarp_ok(clwarp_unique(e, kt, kb, uo, nb, n, NULL));
 	} else if (call == CALL_RLE) {
 		ao = device_copy(e, NULL, n * 4);
-		ck_assert_clwarp_ok(clwarp_run_length_encode(e, kt, kb, n, uo, ao, nb, NULL));
+		ck_assert_clwarp_ok(clwarp_run_length_encode(e, kt, kb, uo, ao, nb, n, NULL));
 	} else {
 		vb = device_copy(e, values, n * vs);
 		ao = device_copy(e, NULL, n * vs);
-		ck_assert_clwarp_ok(clwarp_reduce_by_key(e, kt, kb, vt, vb, n, op, uo, ao, nb, NULL));
+		ck_assert_clwarp_ok(clwarp_reduce_by_key(e, kt, vt, kb, vb, uo, ao, nb, n, op, NULL));
 	}
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, nb, 0, 4, &got_n));
 	ck_assert_msg(got_n == runs, "%s, %s keys, n %zu, pattern %d: %u runs, expected %zu",
@@ -323,7 +323,7 @@ refused_on_rusticl(clwarp_engine *e, const struct runs_case *rc)
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &keys));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &values));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &out));
-	status = clwarp_reduce_by_key(e, rc->key, keys, rc->value, values, 8, rc->op, out, out, out,
+	status = clwarp_reduce_by_key(e, rc->key, rc->value, keys, values, out, out, out, 8, rc->op,
 				      NULL);
 	ck_assert_int_eq(status, CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_msg(strstr(clwarp_last_error(), "not supported on Mesa's rusticl"),
@@ -398,11 +398,11 @@ START_TEST(test_runs_events)
 		out[k] = device_copy(e, NULL, n * 4);
 		num[k] = device_copy(e, NULL, 4);
 	}
-	ck_assert_clwarp_ok(clwarp_unique(e, CLWARP_TYPE_UINT, in, n, out[0], num[0], &ev[0]));
-	ck_assert_clwarp_ok(clwarp_run_length_encode(e, CLWARP_TYPE_UINT, in, n, out[1], lengths,
-						     num[1], &ev[1]));
-	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, in, CLWARP_TYPE_UINT, in, n,
-						 CLWARP_OP_MAX, out[2], lengths, num[2], &ev[2]));
+	ck_assert_clwarp_ok(clwarp_unique(e, CLWARP_TYPE_UINT, in, out[0], num[0], n, &ev[0]));
+	ck_assert_clwarp_ok(clwarp_run_length_encode(e, CLWARP_TYPE_UINT, in, out[1], lengths,
+						     num[1], n, &ev[1]));
+	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, in, in,
+						 out[2], lengths, num[2], n, CLWARP_OP_MAX, &ev[2]));
 	ck_assert_int_eq(clWaitForEvents(3, ev), CL_SUCCESS);
 	for (int k = 0; k < 3; k++) {
 		ck_assert_clwarp_ok(clwarp_buffer_read(e, num[k], 0, 4, &counts[k]));
@@ -557,67 +557,67 @@ START_TEST(test_runs_errors)
 	cl_uint runs = 99;
 
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 2, NULL, &tiny));
-	ck_assert_error(clwarp_unique(NULL, CLWARP_TYPE_UINT, a, 100, b, small, NULL),
+	ck_assert_error(clwarp_unique(NULL, CLWARP_TYPE_UINT, a, b, small, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "NULL engine");
-	ck_assert_error(clwarp_unique(e, (clwarp_type)10, a, 100, b, small, NULL),
+	ck_assert_error(clwarp_unique(e, (clwarp_type)10, a, b, small, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_SHORT, a, 201, b, small, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_SHORT, a, b, small, 201, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 402");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, NULL, 100, b, small, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, NULL, b, small, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_unique: buffer `in` is NULL");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_ULONG, a, 100, b, small, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_ULONG, a, b, small, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `in` holds 400 bytes; the call needs 800");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, 100, b, tiny, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, b, tiny, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `num_selected` holds 2 bytes");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, 100, a, small, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, a, small, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"`in` and `out` must be different buffers (the call writes `out`)");
-	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, (size_t)1 << 32, b, small, NULL),
+	ck_assert_error(clwarp_unique(e, CLWARP_TYPE_UINT, a, b, small, (size_t)1 << 32, NULL),
 			CLWARP_ERROR_TOO_LARGE, "n must be below 2^32");
 
-	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, c, NULL, NULL),
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, b, c, NULL, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `num_runs` is NULL");
-	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, small, c, NULL),
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, b, small, c, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `counts_out` holds 4 bytes");
-	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, b, c, NULL),
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, b, b, c, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`unique_out` and `counts_out` must be different buffers");
-	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, 100, b, c, a, NULL),
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, b, c, a, 100, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "`in` and `num_runs` must be different buffers");
-	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, (size_t)1 << 32, b, c, d,
+	ck_assert_error(clwarp_run_length_encode(e, CLWARP_TYPE_INT, a, b, c, d, (size_t)1 << 32,
 						 NULL),
 			CLWARP_ERROR_TOO_LARGE, "clwarp_run_length_encode: n = 4294967296");
 
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, (clwarp_type)-1, b, 100,
-					     CLWARP_OP_ADD, c, d, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, (clwarp_type)-1, a, b, c, d,
+					     small, 100, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type -1");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
-					     (clwarp_op)3, c, d, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, a, b, c, d,
+					     small, 100, (clwarp_op)3, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown operation 3");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, (clwarp_type)10, b, 100,
-					     CLWARP_OP_ADD, c, d, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, (clwarp_type)10, a, b, c, d,
+					     small, 100, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type 10");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UCHAR, a, CLWARP_TYPE_USHORT, b, 201,
-					     CLWARP_OP_ADD, c, d, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UCHAR, CLWARP_TYPE_USHORT, a, b, c, d,
+					     small, 201, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `values_in` holds 400 bytes; the call needs 402");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_DOUBLE, b, 100,
-					     CLWARP_OP_ADD, c, d, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_DOUBLE, a, b, c, d,
+					     small, 100, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			has_fp64(e) ? "buffer `values_in` holds 400 bytes; the call needs 800"
 				    : "double needs cl_khr_fp64");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
-					     CLWARP_OP_ADD, c, b, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, a, b, c, b,
+					     small, 100, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"`values_in` and `aggregates_out` must be different buffers (the call writes `aggregates_out`)");
-	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, a, CLWARP_TYPE_UINT, b, 100,
-					     CLWARP_OP_ADD, c, tiny, small, NULL),
+	ck_assert_error(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, a, b, c, tiny,
+					     small, 100, CLWARP_OP_ADD, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `aggregates_out` holds 2 bytes");
 	if (!has_fp64(e))
-		ck_assert_error(clwarp_unique(e, CLWARP_TYPE_DOUBLE, a, 10, b, small, NULL),
+		ck_assert_error(clwarp_unique(e, CLWARP_TYPE_DOUBLE, a, b, small, 10, NULL),
 				CLWARP_ERROR_INVALID_ARGUMENT, "double needs cl_khr_fp64");
 
 	/* n == 0 needs only the count; after the errors the engine still works. */
-	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, NULL, CLWARP_TYPE_LONG, NULL,
-						 0, CLWARP_OP_ADD, NULL, NULL, small, NULL));
+	ck_assert_clwarp_ok(clwarp_reduce_by_key(e, CLWARP_TYPE_UINT, CLWARP_TYPE_LONG, NULL, NULL,
+						 NULL, NULL, small, 0, CLWARP_OP_ADD, NULL));
 	ck_assert_clwarp_ok(clwarp_buffer_read(e, small, 0, 4, &runs));
 	ck_assert_uint_eq(runs, 0);
 	clReleaseMemObject(a);

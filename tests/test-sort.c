@@ -59,8 +59,8 @@ check_sort(clwarp_engine *e, clwarp_type t, int value_type, size_t n, enum patte
 		ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, n ? n * vs : 1, NULL, &vb));
 		if (n)
 			ck_assert_clwarp_ok(clwarp_buffer_write(e, vb, 0, n * vs, values));
-		ck_assert_clwarp_ok(clwarp_sort_pairs(e, t, kb, (clwarp_type)value_type, vb, n, flags,
-						      NULL));
+		ck_assert_clwarp_ok(clwarp_sort_pairs(e, t, (clwarp_type)value_type, kb, vb, n,
+						      flags, NULL));
 	} else {
 		ck_assert_clwarp_ok(clwarp_sort_keys(e, t, kb, n, flags, NULL));
 	}
@@ -510,7 +510,7 @@ START_TEST(test_sort_errors)
 	ck_assert_error(clwarp_sort_keys(e, CLWARP_TYPE_CHAR, k, 100, CLWARP_SORT_BITS(0, 9), NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"clwarp_sort_keys: bit range [0, 9) is not within the key's 8 bits");
-	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_USHORT, k, CLWARP_TYPE_UCHAR, v, 100,
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_USHORT, CLWARP_TYPE_UCHAR, k, v, 100,
 					  CLWARP_SORT_BITS(8, 17), NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT,
 			"clwarp_sort_pairs: bit range [8, 17) is not within the key's 16 bits");
@@ -519,19 +519,21 @@ START_TEST(test_sort_errors)
 	/* Buffers sized by the narrow types: 400 bytes hold 400 chars, 200 shorts. */
 	ck_assert_error(clwarp_sort_keys(e, CLWARP_TYPE_SHORT, k, 201, 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `keys` holds 400 bytes; the call needs 402");
-	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UCHAR, k, CLWARP_TYPE_UINT, v, 101, 0, NULL),
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UCHAR, CLWARP_TYPE_UINT, k, v, 101, 0,
+			NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "buffer `values` holds 400 bytes; the call needs 404");
-	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, (clwarp_type)10, v, 100, 0, NULL),
+	ck_assert_error(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, (clwarp_type)10, k, v, 100, 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown value type 10");
 	ck_assert_error(clwarp_sort_keys(e, (clwarp_type)10, k, 100, 0, NULL),
 			CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type 10");
-	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, CLWARP_TYPE_UINT, k, 100, 0, NULL),
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, k, k, 100, 0,
+			NULL),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "different"));
-	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, CLWARP_TYPE_UINT, small, 100, 0,
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, k, small, 100, 0,
 					   NULL),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
-	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, k, (clwarp_type)-1, v, 100, 0, NULL),
+	ck_assert_int_eq(clwarp_sort_pairs(e, CLWARP_TYPE_UINT, (clwarp_type)-1, k, v, 100, 0, NULL),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	if (!has_fp64(e))
 		ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_DOUBLE, k, 10, 0, NULL),

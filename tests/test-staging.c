@@ -208,7 +208,7 @@ START_TEST(test_ranges)
 END_TEST
 
 /* What is staged: copies from the threshold up, not memory from
- * clwarp_host_alloc, nothing with chunks=0; each copy still right. */
+ * clwarp_host_buffer_new, nothing with chunks=0; each copy still right. */
 START_TEST(test_threshold)
 {
 	static const struct {
@@ -233,9 +233,9 @@ START_TEST(test_threshold)
 		unsigned before;
 
 		if (cases[c].pinned) {
-			ck_assert_clwarp_ok(clwarp_host_alloc(e, n, (void **)&src));
+			ck_assert_clwarp_ok(clwarp_host_buffer_new(e, n, (void **)&src));
 			/* Any pointer inside a block counts. */
-			ck_assert_clwarp_ok(clwarp_host_alloc(e, n + 1, (void **)&dst));
+			ck_assert_clwarp_ok(clwarp_host_buffer_new(e, n + 1, (void **)&dst));
 			dst++;
 		} else {
 			src = malloc(n);
@@ -253,8 +253,8 @@ START_TEST(test_threshold)
 		ck_assert_uint_eq(first_diff(dst, src, n), n);
 		clReleaseMemObject(buf);
 		if (cases[c].pinned) {
-			ck_assert_clwarp_ok(clwarp_host_free(e, src));
-			ck_assert_clwarp_ok(clwarp_host_free(e, dst - 1));
+			ck_assert_clwarp_ok(clwarp_host_buffer_free(e, src));
+			ck_assert_clwarp_ok(clwarp_host_buffer_free(e, dst - 1));
 		} else {
 			free(src);
 			free(dst);
@@ -302,7 +302,7 @@ advance_kernel(clwarp_engine *e, clwarp_program **p, cl_mem buf)
 
 	if (!*p)
 		ck_assert_clwarp_ok(clwarp_program_build_source(e, step_source, "advance", NULL, p, NULL));
-	ck_assert_clwarp_ok(clwarp_program_kernel(*p, "advance", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(*p, "advance", &k));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
 	return k;
 }
@@ -563,7 +563,7 @@ END_TEST
  * The driver refuses pinned memory. A GPU engine (one that pins) then
  * says once that pinning for staging failed and copies directly; where
  * staging is forced (CPU drivers, which pin nothing) the chunks are
- * ordinary memory and copies stay staged. clwarp_host_alloc falls back to
+ * ordinary memory and copies stay staged. clwarp_host_buffer_new falls back to
  * ordinary memory, with its own message where the engine pins. Every
  * byte of every copy is checked.
  */
@@ -578,10 +578,10 @@ START_TEST(test_pinning_refused)
 	size_t at;
 
 	ck_assert(src && back);
-	/* Whether this engine pins: its clwarp_host_alloc memory says. */
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, 4096, &host));
-	ck_assert_clwarp_ok(clwarp_host_pinned(e, host, &pins));
-	clwarp_host_free(e, host);
+	/* Whether this engine pins: its clwarp_host_buffer_new memory says. */
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, 4096, &host));
+	ck_assert_clwarp_ok(clwarp_host_buffer_pinned(e, host, &pins));
+	clwarp_host_buffer_free(e, host);
 	clwarp_engine_free(e);
 
 	atomic_store(&refuse_pinning, true);
@@ -610,8 +610,8 @@ START_TEST(test_pinning_refused)
 		ck_assert_uint_ge(atomic_load(&staged_copies) - staged, 4);
 	}
 	failed = atomic_load(&pinning_failed);
-	ck_assert_clwarp_ok(clwarp_host_alloc(e, 4096, &host));
-	ck_assert_clwarp_ok(clwarp_host_pinned(e, host, &pinned));
+	ck_assert_clwarp_ok(clwarp_host_buffer_new(e, 4096, &host));
+	ck_assert_clwarp_ok(clwarp_host_buffer_pinned(e, host, &pinned));
 	ck_assert_int_eq(pinned, 0);
 	memset(host, 0x5a, 4096);
 	ck_assert_clwarp_ok(clwarp_buffer_write(e, buf, 1, 4096, host));
@@ -620,7 +620,7 @@ START_TEST(test_pinning_refused)
 	for (size_t i = 1; i <= 4096; i++)
 		ck_assert_uint_eq(back[i], 0x5a);
 	ck_assert_uint_eq(back[4097], src[4097]);
-	clwarp_host_free(e, host);
+	clwarp_host_buffer_free(e, host);
 	ck_assert_uint_eq(atomic_load(&pinning_failed) - failed, pins ? 1 : 0);
 	atomic_store(&refuse_pinning, false);
 	clReleaseMemObject(buf);

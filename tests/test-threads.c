@@ -80,7 +80,7 @@ give_up(struct worker *t, const char *fmt, ...)
 		clwarp_status s_ = (expr);                                                \
 		if (s_ != CLWARP_OK)                                                      \
 			return give_up((t), "line %d: %s: %s (%s)", __LINE__, #expr,      \
-				       clwarp_status_to_str(s_), clwarp_last_error());    \
+				       clwarp_status_name(s_), clwarp_last_error());    \
 	} while (0)
 #define CHECK(t, cond, ...)                                                               \
 	do {                                                                              \
@@ -111,7 +111,7 @@ build(struct worker *t, const char *source, const char *path, const char *name,
 	t->n[BUILDS]++;
 	t->n[info.source == CLWARP_BUILD_COMPILED ? COMPILED
 	     : info.source == CLWARP_BUILD_DISK_HIT ? DISK : MEMORY]++;
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	return true;
 }
 
@@ -145,7 +145,7 @@ queries(struct worker *t)
 	t->warp = w;
 	CALL(t, clwarp_engine_backend_native(t->engine, &native));
 	CHECK(t, native == 0 || native == 1, "native = %d", native);
-	CALL(t, clwarp_device_list(&list, &count));
+	CALL(t, clwarp_device_list_new(&list, &count));
 	for (size_t i = 0; i < count; i++)
 		found = found || (strcmp(list[i].name, info->name) == 0 &&
 				  strcmp(list[i].platform_name, info->platform_name) == 0);
@@ -185,16 +185,16 @@ setup(struct worker *t, struct round *r)
 		return false;
 
 	snprintf(name, sizeof(name), "own_t%d", t->id);
-	CALL(t, clwarp_program_kernel(r->shared, "scale", &r->scale));
-	CALL(t, clwarp_program_kernel(r->shared, "wsum", &r->wsum));
-	CALL(t, clwarp_program_kernel(r->own, name, &r->own_k));
-	CALL(t, clwarp_program_kernel(r->file, "fk", &r->fk));
-	CALL(t, clwarp_program_kernel(r->own_file, "fk_own", &r->fk_own));
+	CALL(t, clwarp_kernel_new(r->shared, "scale", &r->scale));
+	CALL(t, clwarp_kernel_new(r->shared, "wsum", &r->wsum));
+	CALL(t, clwarp_kernel_new(r->own, name, &r->own_k));
+	CALL(t, clwarp_kernel_new(r->file, "fk", &r->fk));
+	CALL(t, clwarp_kernel_new(r->own_file, "fk_own", &r->fk_own));
 	CHECK(t, clwarp_kernel_arg_count(r->scale) == 3 && clwarp_kernel_arg_count(r->own_k) == 1,
 	      "argument counts %u and %u", clwarp_kernel_arg_count(r->scale),
 	      clwarp_kernel_arg_count(r->own_k));
 	snprintf(name, sizeof(name), "nope_t%d", t->id);
-	CHECK(t, clwarp_program_kernel(r->shared, name, &missing) == CLWARP_ERROR_KERNEL_NOT_FOUND &&
+	CHECK(t, clwarp_kernel_new(r->shared, name, &missing) == CLWARP_ERROR_KERNEL_NOT_FOUND &&
 		 !missing && strstr(clwarp_last_error(), name),
 	      "looking up %s: \"%s\"", name, clwarp_last_error());
 	t->n[LOOKUPS] += 6;
@@ -227,7 +227,7 @@ launches(struct worker *t, struct round *r)
 	CALL(t, clwarp_kernel_launch(r->wsum, 1, &global, &local, &ev));
 	err = clWaitForEvents(1, &ev);
 	clReleaseEvent(ev);
-	CHECK(t, err == CL_SUCCESS, "wsum: %s", clwarp_cl_error_to_str(err));
+	CHECK(t, err == CL_SUCCESS, "wsum: %s", clwarp_cl_error_name(err));
 	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
 	for (size_t i = 0; i < n; i++) {
 		r->want[i] = 0;
@@ -281,7 +281,7 @@ algorithms(struct worker *t, struct round *r)
 	size_t n = r->n - 1 - (size_t)(7 * t->id + r->number) % 200;
 	unsigned seed = 1000u * (unsigned)t->id + (unsigned)r->number;
 
-	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, op, r->bin, n, r->bres, NULL));
+	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, r->bin, r->bres, n, op, NULL));
 	CALL(t, clwarp_buffer_read(t->engine, r->bres, 0, sizeof(got), &got));
 	want = r->in[0];
 	for (size_t i = 1; i < n; i++)
@@ -291,8 +291,8 @@ algorithms(struct worker *t, struct round *r)
 	CHECK(t, got == want, "round %d: reduce (op %d) of %zu = %d, want %d", r->number, (int)op,
 	      n, got, want);
 
-	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, CLWARP_OP_ADD, inclusive, r->bin, r->bout,
-			    n, NULL));
+	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, r->bin, r->bout, n, CLWARP_OP_ADD,
+			    inclusive ? CLWARP_SCAN_INCLUSIVE : 0, NULL));
 	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
 	for (size_t i = 0; i < n; i++) {
 		r->want[i] = inclusive ? acc + r->in[i] : acc;
@@ -366,21 +366,21 @@ set_own_error(struct worker *t, int round, struct own_error *e)
 		status = clwarp_program_build_source(t->engine, "kernel void f(global int *o) { o[0] = ; }",
 						     e->name, NULL, &p, &e->info);
 		CHECK(t, status == CLWARP_ERROR_BUILD && !p && e->info.log && e->info.log[0],
-		      "%s: %s, or no log", e->name, clwarp_status_to_str(status));
+		      "%s: %s, or no log", e->name, clwarp_status_name(status));
 	} else if (!own_program(t, &p)) {
 		return false;
 	} else if (t->id % 2 == 0) {
 		snprintf(e->name, sizeof(e->name), "missing_t%d_r%d", t->id, round);
-		status = clwarp_program_kernel(p, e->name, &e->k);
+		status = clwarp_kernel_new(p, e->name, &e->k);
 		CHECK(t, status == CLWARP_ERROR_KERNEL_NOT_FOUND, "kernel %s: %s", e->name,
-		      clwarp_status_to_str(status));
+		      clwarp_status_name(status));
 	} else {
 		snprintf(e->name, sizeof(e->name), "own_t%d", t->id);
-		CALL(t, clwarp_program_kernel(p, e->name, &e->k));
+		CALL(t, clwarp_kernel_new(p, e->name, &e->k));
 		status = clwarp_kernel_launch(e->k, 1, &global, NULL, NULL);
 		CHECK(t, status != CLWARP_OK && clwarp_last_cl_error() != CL_SUCCESS,
-		      "a launch without arguments: %s, OpenCL error %s", clwarp_status_to_str(status),
-		      clwarp_cl_error_to_str(clwarp_last_cl_error()));
+		      "a launch without arguments: %s, OpenCL error %s", clwarp_status_name(status),
+		      clwarp_cl_error_name(clwarp_last_cl_error()));
 	}
 	snprintf(e->msg, sizeof(e->msg), "%s", clwarp_last_error());
 	e->cl = clwarp_last_cl_error();
@@ -399,7 +399,7 @@ check_own_error(struct worker *t, int round, const struct own_error *e)
 	CHECK(t, strcmp(msg, e->msg) == 0, "round %d: clwarp_last_error() is \"%s\", not this thread's \"%s\"",
 	      round, msg, e->msg);
 	CHECK(t, cl == e->cl, "round %d: clwarp_last_cl_error() is %s, not this thread's %s", round,
-	      clwarp_cl_error_to_str(cl), clwarp_cl_error_to_str(e->cl));
+	      clwarp_cl_error_name(cl), clwarp_cl_error_name(e->cl));
 	return true;
 }
 
@@ -454,7 +454,7 @@ worker_main(void *arg)
 		if (mine)
 			check_own_error(t, round, &e);
 		clwarp_kernel_free(e.k);
-		clwarp_build_info_clear(&e.info);
+		clwarp_build_info_free(&e.info);
 	}
 	if (t->own_engine) {
 		clwarp_engine_free(t->engine);

@@ -177,11 +177,11 @@ run_type(clwarp_engine *e, unsigned type, unsigned ncomp, struct tally *tl)
 		 : type_has_field(type, FIELD_USER_FIRST) ? " -DCW_USER_OP" : "");
 	st = clwarp_program_build_file(e, path, options, &prog, &info);
 	ck_assert_msg(st == CLWARP_OK, "building %s with %s: %s (%.1500s)\n%.2000s", path, options,
-		      clwarp_status_to_str(st), clwarp_last_error(), info.log ? info.log : "");
+		      clwarp_status_name(st), clwarp_last_error(), info.log ? info.log : "");
 	fprintf(stderr, "%s: built in %.0f ms (%s), backend %s, W = %u\n", name, info.milliseconds,
 		clwarp_build_source_name(info.source), clwarp_backend_name(backend), warp);
-	clwarp_build_info_clear(&info);
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "ops", &k));
+	clwarp_build_info_free(&info);
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "ops", &k));
 
 	size_t local = 2 * (size_t)warp, n = 4 * (size_t)warp, values = n * ncomp;
 	size_t slot_bytes = stride * t->size;

@@ -216,13 +216,13 @@ run_type(clwarp_engine *e, unsigned type, const char *extra, struct tally *tl)
 	snprintf(options, sizeof(options), "-DCW_T=%s -DCW_V=%s %s", rn.t->name, rn.v->name, extra);
 	st = clwarp_program_build_file(e, path, options, &prog, &binfo);
 	ck_assert_msg(st == CLWARP_OK, "building %s with %s: %s (%.1500s)\n%.2000s", path, options,
-		      clwarp_status_to_str(st), clwarp_last_error(), binfo.log ? binfo.log : "");
+		      clwarp_status_name(st), clwarp_last_error(), binfo.log ? binfo.log : "");
 	fprintf(stderr, "%s (values %s%s%s): built in %.0f ms (%s), backend %s, W = %u\n", rn.t->name,
 		rn.v->name, *extra ? ", " : "", extra, binfo.milliseconds, clwarp_build_source_name(binfo.source),
 		clwarp_backend_name(backend), rn.warp);
-	clwarp_build_info_clear(&binfo);
+	clwarp_build_info_free(&binfo);
 	for (unsigned j = 0; j < 4; j++)
-		ck_assert_clwarp_ok(clwarp_program_kernel(prog, kernel_names[j], &ks[j]));
+		ck_assert_clwarp_ok(clwarp_kernel_new(prog, kernel_names[j], &ks[j]));
 
 	rn.group = 2 * (size_t)rn.warp;
 	rn.n = WARPS * (size_t)rn.warp;
@@ -424,8 +424,8 @@ START_TEST(test_prelude_inclusion)
 	st = clwarp_program_build_source(e, text, "inclusion.cl", "-DSORT_FN=warp_sort_descending", &prog,
 					 &info);
 	ck_assert_msg(st == CLWARP_OK, "build: %s\n%.2000s", clwarp_last_error(), info.log ? info.log : "");
-	clwarp_build_info_clear(&info);
-	ck_assert_clwarp_ok(clwarp_program_kernel(prog, "k", &k));
+	clwarp_build_info_free(&info);
+	ck_assert_clwarp_ok(clwarp_kernel_new(prog, "k", &k));
 	buf = test_buffer(e, n * 4, host);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
 	ck_assert_clwarp_ok(clwarp_kernel_launch(k, 1, &n, &local, NULL));

@@ -83,7 +83,7 @@ run_type(clwarp_engine *e, clwarp_program *p, unsigned type, const struct shape 
 	buni = new_buffer(e, sizeof(uni), uni);
 	bout = new_buffer(e, n * NF * t->size, NULL);
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_type", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "conf_type", &k));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 7);
 	if (!check_warp_info(e, k, sh))
 		goto done;
@@ -142,7 +142,7 @@ type_shape_refused(const struct shape *sh, void *ctx)
 	clwarp_kernel *k = NULL;
 	clwarp_status s;
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(ctx, "conf_type", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(ctx, "conf_type", &k));
 	s = clwarp_kernel_warp_info(k, sh->dims, sh->local, NULL, NULL);
 	clwarp_kernel_free(k);
 	return s == CLWARP_ERROR_WARP_CONTRACT;
@@ -212,7 +212,7 @@ run_votes(clwarp_engine *e, clwarp_program *p, const struct shape *sh, struct ta
 	}
 	bp = new_buffer(e, PATTERNS * n * 4, preds);
 	bout = new_buffer(e, NV * n * 8, NULL);
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_votes", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "conf_votes", &k));
 	ck_assert_uint_eq(clwarp_kernel_arg_count(k), 3);
 	if (!check_warp_info(e, k, sh))
 		goto done;
@@ -379,7 +379,7 @@ assert_contract_error(clwarp_status s, unsigned w, const char *what)
 
 	snprintf(num, sizeof(num), "%u", w);
 	ck_assert_msg(s == CLWARP_ERROR_WARP_CONTRACT, "%s: got %s (%s), want a warp contract error",
-		      what, clwarp_status_to_str(s), msg);
+		      what, clwarp_status_name(s), msg);
 	ck_assert_msg(strstr(msg, "warp size") && strstr(msg, num),
 		      "%s: the message does not name the warp size %u: \"%s\"", what, w, msg);
 }
@@ -399,7 +399,7 @@ START_TEST(test_warp_contract)
 
 	engine_backend(e, &backend, &w);
 	p = build_type(e, TYPE_INT);
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, "conf_votes", &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, "conf_votes", &k));
 	buf = new_buffer(e, 64 * 1024, NULL);
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, buf));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 1, buf));
@@ -508,7 +508,7 @@ assert_unavailable(clwarp_backend forced, int by_env)
 	e = conf_engine(by_env ? CLWARP_BACKEND_AUTO : forced, 0, 1);
 	s = clwarp_engine_backend(e, &backend, &w);
 	ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "forcing %s%s: got %s (%s)", name,
-		      by_env ? " by CLWARP_BACKEND" : "", clwarp_status_to_str(s), clwarp_last_error());
+		      by_env ? " by CLWARP_BACKEND" : "", clwarp_status_name(s), clwarp_last_error());
 	ck_assert_msg(strstr(clwarp_last_error(), name), "the message does not name %s: \"%s\"", name,
 		      clwarp_last_error());
 	/* and again: the verdict sticks, no fallback on the second call */
@@ -516,7 +516,7 @@ assert_unavailable(clwarp_backend forced, int by_env)
 	s = clwarp_program_build_source(e, "kernel void f(global int *o) { o[0] = 1; }\n", NULL, NULL,
 					&p, NULL);
 	ck_assert_msg(s == CLWARP_ERROR_BACKEND_UNAVAILABLE, "building with %s forced: got %s", name,
-		      clwarp_status_to_str(s));
+		      clwarp_status_name(s));
 	ck_assert_ptr_null(p);
 	clwarp_engine_free(e);
 	if (by_env)

@@ -220,7 +220,7 @@ static void
 check_own_pin(clwarp_engine *e, clwarp_program *p, const char *name, unsigned w, unsigned pin)
 {
 	clwarp_kernel *k = NULL;
-	clwarp_status s = clwarp_program_kernel(p, name, &k);
+	clwarp_status s = clwarp_kernel_new(p, name, &k);
 	char want[64];
 
 	if (s == CLWARP_OK) {
@@ -253,7 +253,7 @@ START_TEST(test_pins_checked)
 		return;
 	}
 	ck_assert_clwarp_ok(clwarp_program_build_source(e, hidden_source, "hidden.cl", NULL, &p, NULL));
-	ck_assert_int_eq(clwarp_program_kernel(p, "hidden", &k), CLWARP_ERROR_WARP_CONTRACT);
+	ck_assert_int_eq(clwarp_kernel_new(p, "hidden", &k), CLWARP_ERROR_WARP_CONTRACT);
 	fprintf(stderr, "refused as it must be: %s\n", clwarp_last_error());
 	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "no sub-group width pin"));
 	ck_assert_ptr_null(k);

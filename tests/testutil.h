@@ -173,7 +173,7 @@ test_on_oclgrind(const clwarp_engine *e)
 #define ck_assert_clwarp_ok(expr)                                                           \
 	do {                                                                                \
 		clwarp_status s_ = (expr);                                                  \
-		ck_assert_msg(s_ == CLWARP_OK, "%s: %s (%s)", #expr, clwarp_status_to_str(s_), \
+		ck_assert_msg(s_ == CLWARP_OK, "%s: %s (%s)", #expr, clwarp_status_name(s_), \
 			      clwarp_last_error());                                         \
 	} while (0)
 
@@ -195,7 +195,7 @@ test_run_int_kernel(clwarp_engine *e, clwarp_program *p, const char *name, const
 	int *out = calloc(n, sizeof(int));
 	size_t global = n;
 
-	ck_assert_clwarp_ok(clwarp_program_kernel(p, name, &k));
+	ck_assert_clwarp_ok(clwarp_kernel_new(p, name, &k));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_ONLY, n * sizeof(int), in, &bin));
 	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, n * sizeof(int), NULL, &bout));
 	ck_assert_clwarp_ok(clwarp_kernel_set_arg_buffer(k, 0, bin));

@@ -204,10 +204,10 @@ build_type(clwarp_engine *e, unsigned type)
 		 type == TYPE_INT ? " -DCW_WITH_VOTES" : "");
 	s = clwarp_program_build_file(e, path, options, &p, &info);
 	ck_assert_msg(s == CLWARP_OK, "building %s with %s: %s (%s)\n%s", path, options,
-		      clwarp_status_to_str(s), clwarp_last_error(), info.log ? info.log : "");
+		      clwarp_status_name(s), clwarp_last_error(), info.log ? info.log : "");
 	fprintf(stderr, "built %s (%s) in %.0f ms (%s)\n", conf_types[type].name, path,
 		info.milliseconds, clwarp_build_source_name(info.source));
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 	free(path);
 	return p;
 }

@@ -75,7 +75,7 @@ build_step_report_failure(const char *path, clwarp_status status, const clwarp_b
 	if (msg && *msg)
 		report_error("%s", msg);
 	else
-		report_error("build of %s failed: %s", path, clwarp_status_to_str(status));
+		report_error("build of %s failed: %s", path, clwarp_status_name(status));
 	/* With -v the library's debug log has already shown the compiler's
 	 * log, and the driver's output went to the terminal as it came. */
 	if (!verbose && (log || driver_output))
@@ -83,7 +83,7 @@ build_step_report_failure(const char *path, clwarp_status status, const clwarp_b
 			driver_output ? " and what the driver printed" : "");
 	if (json) {
 		fputs("{\"error\": ", stdout);
-		output_json_string(stdout, msg && *msg ? msg : clwarp_status_to_str(status));
+		output_json_string(stdout, msg && *msg ? msg : clwarp_status_name(status));
 		fputs(", \"build_log\": ", stdout);
 		output_json_string(stdout, log ? log : "");
 		fputs(", \"driver_output\": ", stdout);

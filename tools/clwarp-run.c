@@ -87,7 +87,7 @@ run_state_clear(struct run_state *s)
 	free(s->times);
 	free(s->build_options);
 	check_report_clear(&s->report);
-	clwarp_build_info_clear(&s->info);
+	clwarp_build_info_free(&s->info);
 	clwarp_kernel_free(s->kernel);
 	clwarp_engine_free(s->engine);
 	kernel_file_clear(&s->kf);
@@ -367,7 +367,7 @@ run_pick_kernel(struct run_state *s, clwarp_program *prog)
 	} else {
 		s->kname = clwarp_program_kernel_name(prog, 0);
 	}
-	status = clwarp_program_kernel(prog, s->kname, &s->kernel);
+	status = clwarp_kernel_new(prog, s->kname, &s->kernel);
 	if (status != CLWARP_OK)
 		return report_library_error("cannot create the kernel", status);
 	return 0;
@@ -383,7 +383,7 @@ run_engine_without_cache(struct run_state *s)
 
 	clwarp_kernel_free(s->kernel);
 	s->kernel = NULL;
-	clwarp_build_info_clear(&s->info);
+	clwarp_build_info_free(&s->info);
 	clwarp_engine_free(s->engine);
 	s->engine = NULL;
 	o->no_cache = true;
@@ -543,7 +543,7 @@ run_time(struct run_state *s, cl_event ev, unsigned r)
 	clReleaseEvent(ev);
 	if (e != CL_SUCCESS) {
 		report_error("kernel %s failed or has no profiling times: %s", s->kname,
-			  clwarp_cl_error_to_str(e));
+			  clwarp_cl_error_name(e));
 		return EXIT_RUNTIME;
 	}
 	s->times[r] = end > start ? end - start : 0;

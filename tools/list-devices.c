@@ -79,7 +79,7 @@ list_devices(const struct options *o)
 {
 	clwarp_device_info *list = NULL;
 	size_t count = 0;
-	clwarp_status status = clwarp_device_list(&list, &count);
+	clwarp_status status = clwarp_device_list_new(&list, &count);
 	FILE *out;
 	char *text = NULL;
 	size_t text_len = 0;
@@ -116,7 +116,7 @@ list_devices(const struct options *o)
 			status = clwarp_engine_backend_native(engine, &r.native);
 		if (status != CLWARP_OK)
 			snprintf(r.reason, sizeof(r.reason), "%s",
-				 *clwarp_last_error() ? clwarp_last_error() : clwarp_status_to_str(status));
+				 *clwarp_last_error() ? clwarp_last_error() : clwarp_status_name(status));
 		clwarp_engine_free(engine);
 		r.status = status;
 		device_row_print(out, o, d, &r, i);

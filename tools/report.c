@@ -143,7 +143,7 @@ report_library_message(clwarp_status status)
 {
 	const char *msg = clwarp_last_error();
 
-	return msg && *msg ? msg : clwarp_status_to_str(status);
+	return msg && *msg ? msg : clwarp_status_name(status);
 }
 
 bool

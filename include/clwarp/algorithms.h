@@ -65,17 +65,34 @@ CLWARP_EXPORT size_t clwarp_type_size(clwarp_type type);
  * Reduce @p n elements of @p in with @p op into element 0 of @p result.
  * For n == 0 the result is the identity (0, the type's largest value for
  * min, its smallest for max; +/-INFINITY for floats).
+ *
+ * @code
+ * // in = {3, 1, 4, 1, 5}
+ * clwarp_reduce(engine, CLWARP_TYPE_INT, in, result, 5, CLWARP_OP_ADD, NULL);
+ * // result = {14}
+ * @endcode
  */
-CLWARP_EXPORT clwarp_status clwarp_reduce(clwarp_engine *engine, clwarp_type type, clwarp_op op,
-                                          cl_mem in, size_t n, cl_mem result, cl_event *event);
+CLWARP_EXPORT clwarp_status clwarp_reduce(clwarp_engine *engine, clwarp_type type, cl_mem in,
+                                          cl_mem result, size_t n, clwarp_op op, cl_event *event);
+
+/** clwarp_scan and clwarp_segmented_scan flag: an inclusive scan (0: exclusive). */
+#define CLWARP_SCAN_INCLUSIVE 0x1u
 
 /**
- * Scan @p n elements of @p in into @p out (which may be @p in). Inclusive:
- * out[i] = in[0] op ... op in[i]; exclusive: out[0] = identity,
- * out[i] = in[0] op ... op in[i-1].
+ * Scan @p n elements of @p in into @p out (which may be @p in). With
+ * CLWARP_SCAN_INCLUSIVE in @p flags: out[i] = in[0] op ... op in[i];
+ * without (flags 0, exclusive): out[0] = identity,
+ * out[i] = in[0] op ... op in[i-1]. Other flag bits give
+ * CLWARP_ERROR_INVALID_ARGUMENT.
+ *
+ * @code
+ * // in = {3, 1, 4, 1, 5}
+ * clwarp_scan(engine, CLWARP_TYPE_INT, in, out, 5, CLWARP_OP_ADD, CLWARP_SCAN_INCLUSIVE, NULL);
+ * // out = {3, 4, 8, 9, 14}
+ * @endcode
  */
-CLWARP_EXPORT clwarp_status clwarp_scan(clwarp_engine *engine, clwarp_type type, clwarp_op op,
-                                        int inclusive, cl_mem in, cl_mem out, size_t n,
+CLWARP_EXPORT clwarp_status clwarp_scan(clwarp_engine *engine, clwarp_type type, cl_mem in,
+                                        cl_mem out, size_t n, clwarp_op op, unsigned flags,
                                         cl_event *event);
 
 /**
@@ -85,30 +102,44 @@ CLWARP_EXPORT clwarp_status clwarp_scan(clwarp_engine *engine, clwarp_type type,
  * and write their count as a cl_uint (n < 2^32) into element 0 of @p count.
  * @p out must hold n elements. The predicate is compiled into the kernel,
  * so each distinct predicate is one cached build.
+ *
+ * @code
+ * // in = {3, -1, 4, -2, 5, -9}
+ * clwarp_compact(engine, CLWARP_TYPE_INT, in, out, count, 6, "x > 0", NULL);
+ * // out = {3, 4, 5}
+ * // count = {3}
+ * @endcode
  */
-CLWARP_EXPORT clwarp_status clwarp_compact(clwarp_engine *engine, clwarp_type type,
-                                           const char *predicate, cl_mem in, size_t n,
-                                           cl_mem out, cl_mem count, cl_event *event);
+CLWARP_EXPORT clwarp_status clwarp_compact(clwarp_engine *engine, clwarp_type type, cl_mem in,
+                                           cl_mem out, cl_mem count, size_t n,
+                                           const char *predicate, cl_event *event);
+
+/**
+ * clwarp_partition flag: the rejected elements in reverse order, as CUB's
+ * DevicePartition::If leaves them: the first rejected element at
+ * out[n - 1], the second at out[n - 2], and so on. It skips the second
+ * pass that puts them back in order (which reads and writes the rejected
+ * part once more), so it is the faster where that order will do.
+ */
+#define CLWARP_PARTITION_REVERSED 0x1u
 
 /**
  * Stable partition: like clwarp_compact, and the rejected elements follow
- * the selected ones in @p out, also in their original order.
+ * the selected ones in @p out, also in their original order (in reverse
+ * order with CLWARP_PARTITION_REVERSED in @p flags). Other flag bits give
+ * CLWARP_ERROR_INVALID_ARGUMENT.
+ *
+ * @code
+ * // in = {3, -1, 4, -2, 5, -9}
+ * clwarp_partition(engine, CLWARP_TYPE_INT, in, out, count, 6, "x > 0", 0, NULL);
+ * // out = {3, 4, 5, -1, -2, -9}
+ * // count = {3}
+ * @endcode
  */
-CLWARP_EXPORT clwarp_status clwarp_partition(clwarp_engine *engine, clwarp_type type,
-                                             const char *predicate, cl_mem in, size_t n,
-                                             cl_mem out, cl_mem count, cl_event *event);
-
-/**
- * Partition as CUB's DevicePartition::If orders it: like clwarp_partition,
- * the selected elements first in their original order, but the rejected
- * ones in reverse order, the first rejected element at out[n - 1], the
- * second at out[n - 2], and so on. It skips clwarp_partition's second pass
- * (which reads and writes the rejected part once more), so it is the
- * faster of the two where that order will do.
- */
-CLWARP_EXPORT clwarp_status clwarp_partition_reversed(clwarp_engine *engine, clwarp_type type,
-                                                      const char *predicate, cl_mem in, size_t n,
-                                                      cl_mem out, cl_mem count, cl_event *event);
+CLWARP_EXPORT clwarp_status clwarp_partition(clwarp_engine *engine, clwarp_type type, cl_mem in,
+                                             cl_mem out, cl_mem count, size_t n,
+                                             const char *predicate, unsigned flags,
+                                             cl_event *event);
 
 /**
  * Unique: copy the first element of each run of consecutive equal
@@ -117,10 +148,17 @@ CLWARP_EXPORT clwarp_status clwarp_partition_reversed(clwarp_engine *engine, clw
  * of @p num_selected. Elements compare with ==: floats by IEEE equality
  * (-0.0 equals +0.0, a NaN equals nothing, so each NaN is kept). @p out
  * must hold n elements; n < 2^32.
+ *
+ * @code
+ * // in = {1, 1, 2, 2, 2, 3, 1}
+ * clwarp_unique(engine, CLWARP_TYPE_INT, in, out, num_selected, 7, NULL);
+ * // out = {1, 2, 3, 1}
+ * // num_selected = {4}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_unique(clwarp_engine *engine, clwarp_type type, cl_mem in,
-					  size_t n, cl_mem out, cl_mem num_selected,
-					  cl_event *event);
+                                          cl_mem out, cl_mem num_selected, size_t n,
+                                          cl_event *event);
 
 /**
  * Run-length encode (CUB's DeviceRunLengthEncode::Encode): for each run r
@@ -129,11 +167,20 @@ CLWARP_EXPORT clwarp_status clwarp_unique(clwarp_engine *engine, clwarp_type typ
  * cl_uint); the number of runs goes as a cl_uint into element 0 of
  * @p num_runs. @p unique_out and @p counts_out must hold n elements;
  * n < 2^32.
+ *
+ * @code
+ * // in = {1, 1, 2, 2, 2, 3, 1}
+ * clwarp_run_length_encode(engine, CLWARP_TYPE_INT, in, unique_out, counts_out, num_runs, 7,
+ *                          NULL);
+ * // unique_out = {1, 2, 3, 1}
+ * // counts_out = {2, 3, 1, 1}
+ * // num_runs = {4}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_run_length_encode(clwarp_engine *engine, clwarp_type type,
-						     cl_mem in, size_t n, cl_mem unique_out,
-						     cl_mem counts_out, cl_mem num_runs,
-						     cl_event *event);
+                                                     cl_mem in, cl_mem unique_out,
+                                                     cl_mem counts_out, cl_mem num_runs, size_t n,
+                                                     cl_event *event);
 
 /**
  * Reduce by key (CUB's DeviceReduce::ReduceByKey): for each run r of
@@ -145,12 +192,22 @@ CLWARP_EXPORT clwarp_status clwarp_run_length_encode(clwarp_engine *engine, clwa
  * wrap like the value type: 1- and 2-byte values are added in uchar or
  * ushort, so a sum is the exact sum modulo 2^8 or 2^16, read as two's
  * complement for char and short (char 100 + 100 = -56).
+ *
+ * @code
+ * // keys_in = {1, 1, 2, 2, 2, 3, 1}
+ * // values_in = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f}
+ * clwarp_reduce_by_key(engine, CLWARP_TYPE_INT, CLWARP_TYPE_FLOAT, keys_in, values_in,
+ *                      unique_keys_out, aggregates_out, num_runs, 7, CLWARP_OP_ADD, NULL);
+ * // unique_keys_out = {1, 2, 3, 1}
+ * // aggregates_out = {3.0f, 12.0f, 6.0f, 7.0f}
+ * // num_runs = {4}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_type key_type,
-						 cl_mem keys_in, clwarp_type value_type,
-						 cl_mem values_in, size_t n, clwarp_op op,
-						 cl_mem unique_keys_out, cl_mem aggregates_out,
-						 cl_mem num_runs, cl_event *event);
+                                                 clwarp_type value_type, cl_mem keys_in,
+                                                 cl_mem values_in, cl_mem unique_keys_out,
+                                                 cl_mem aggregates_out, cl_mem num_runs, size_t n,
+                                                 clwarp_op op, cl_event *event);
 
 /**
  * Histogram with @p bins even bins over [*lower, *upper) (CUB's
@@ -170,32 +227,62 @@ CLWARP_EXPORT clwarp_status clwarp_reduce_by_key(clwarp_engine *engine, clwarp_t
  * (docs/algorithms.md). Samples outside [lower, upper), NaNs among them,
  * are not counted. @p counts must hold bins cl_uints and is overwritten;
  * n < 2^32.
+ *
+ * @code
+ * // in = {0, 2, 2, 5, 7, 9, 9, 9, 10}
+ * cl_int lower = 0, upper = 10;
+ * clwarp_histogram(engine, CLWARP_TYPE_INT, in, counts, 9, 5, &lower, &upper, NULL);
+ * // counts = {1, 2, 1, 1, 3}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_histogram(clwarp_engine *engine, clwarp_type type, cl_mem in,
-					     size_t n, size_t bins, const void *lower,
-					     const void *upper, cl_mem counts, cl_event *event);
+                                             cl_mem counts, size_t n, size_t bins,
+                                             const void *lower, const void *upper,
+                                             cl_event *event);
 
 /**
  * Batched rows: @p rows rows of @p row_length consecutive elements each.
  * Segmented reduce writes one result per row to @p out; segmented scan
  * writes the per-row scan to @p out (rows * row_length elements).
+ *
+ * @code
+ * // in = {1, 2, 3, 4, 5, 6}
+ * clwarp_segmented_reduce(engine, CLWARP_TYPE_INT, in, out, 2, 3, CLWARP_OP_ADD, NULL);
+ * // out = {6, 15}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_segmented_reduce(clwarp_engine *engine, clwarp_type type,
-                                                    clwarp_op op, cl_mem in, size_t rows,
-                                                    size_t row_length, cl_mem out,
+                                                    cl_mem in, cl_mem out, size_t rows,
+                                                    size_t row_length, clwarp_op op,
                                                     cl_event *event);
-/** Segmented scan: each row of @p in scanned on its own into the same row of @p out. */
+/**
+ * Segmented scan: each row of @p in scanned on its own into the same row
+ * of @p out, inclusive with CLWARP_SCAN_INCLUSIVE in @p flags, else
+ * exclusive, as clwarp_scan().
+ *
+ * @code
+ * // in = {1, 2, 3, 4, 5, 6}
+ * clwarp_segmented_scan(engine, CLWARP_TYPE_INT, in, out, 2, 3, CLWARP_OP_ADD, 0, NULL);
+ * // out = {0, 1, 3, 0, 4, 9}
+ * @endcode
+ */
 CLWARP_EXPORT clwarp_status clwarp_segmented_scan(clwarp_engine *engine, clwarp_type type,
-                                                  clwarp_op op, int inclusive, cl_mem in,
-                                                  size_t rows, size_t row_length, cl_mem out,
+                                                  cl_mem in, cl_mem out, size_t rows,
+                                                  size_t row_length, clwarp_op op, unsigned flags,
                                                   cl_event *event);
 
 /**
  * Row-wise softmax of float rows: out[r][j] = exp(x[r][j] - max_r) / sum_r.
  * @p out may be @p in.
+ *
+ * @code
+ * // in = {0.0f, 0.6931472f, 5.0f, 5.0f}
+ * clwarp_softmax_rows(engine, in, out, 2, 2, NULL);
+ * // out = {0.3333333f, 0.6666667f, 0.5f, 0.5f}
+ * @endcode
  */
-CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, size_t rows,
-                                                size_t row_length, cl_mem out, cl_event *event);
+CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in, cl_mem out,
+                                                size_t rows, size_t row_length, cl_event *event);
 
 /** clwarp_sort_* flag: largest key first (equal keys still keep their order). */
 #define CLWARP_SORT_DESCENDING 0x1u
@@ -228,6 +315,12 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
  * CLWARP_SORT_TOTAL_ORDER.
  * One pass per 8 bits: 1 for 1-byte keys, 2 for 2-byte ones. n must be
  * below 2^32. The engine keeps a second buffer of n keys between calls.
+ *
+ * @code
+ * // keys = {3, 1, 4, 1, 5, 9, 2, 6}
+ * clwarp_sort_keys(engine, CLWARP_TYPE_INT, keys, 8, 0, NULL);
+ * // keys = {1, 1, 2, 3, 4, 5, 6, 9}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type type,
                                              cl_mem keys, size_t n, unsigned flags,
@@ -237,9 +330,18 @@ CLWARP_EXPORT clwarp_status clwarp_sort_keys(clwarp_engine *engine, clwarp_type 
  * clwarp_sort_keys, moving @p values (n elements of @p value_type, any type:
  * values are moved as 1-, 2-, 4- or 8-byte bits) with their keys. Equal
  * keys keep their values' original order.
+ *
+ * @code
+ * // keys = {3, 1, 4, 1, 5}
+ * // values = {0, 1, 2, 3, 4}
+ * clwarp_sort_pairs(engine, CLWARP_TYPE_INT, CLWARP_TYPE_UINT, keys, values, 5,
+ *                   CLWARP_SORT_DESCENDING, NULL);
+ * // keys = {5, 4, 3, 1, 1}
+ * // values = {4, 2, 0, 1, 3}
+ * @endcode
  */
 CLWARP_EXPORT clwarp_status clwarp_sort_pairs(clwarp_engine *engine, clwarp_type key_type,
-                                              cl_mem keys, clwarp_type value_type, cl_mem values,
+                                              clwarp_type value_type, cl_mem keys, cl_mem values,
                                               size_t n, unsigned flags, cl_event *event);
 
 #ifdef __cplusplus

@@ -29,7 +29,7 @@ extern "C" {
  * allocating and freeing host memory, listing devices and querying
  * backends are safe to call concurrently on one engine. A clwarp_kernel holds
  * argument state (like a cl_kernel), so one kernel object must not be used by
- * two threads at once: give each thread its own with clwarp_program_kernel().
+ * two threads at once: give each thread its own with clwarp_kernel_new().
  * clwarp_engine_free() must not race with any other call on that engine.
  */
 
@@ -55,10 +55,10 @@ typedef enum clwarp_status {
 } clwarp_status;
 
 /** @return a short English description of @p status; never NULL. */
-CLWARP_EXPORT const char *clwarp_status_to_str(clwarp_status status);
+CLWARP_EXPORT const char *clwarp_status_name(clwarp_status status);
 
 /** @return the name of an OpenCL error code, e.g. "CL_BUILD_PROGRAM_FAILURE". */
-CLWARP_EXPORT const char *clwarp_cl_error_to_str(cl_int err);
+CLWARP_EXPORT const char *clwarp_cl_error_name(cl_int err);
 
 /* --------------------------------------------------------------- logging */
 
@@ -102,8 +102,8 @@ typedef struct clwarp_device_info {
  * @param[out] count number of entries
  * @return CLWARP_OK (possibly with *count == 0), or an error
  */
-CLWARP_EXPORT clwarp_status clwarp_device_list(clwarp_device_info **list, size_t *count);
-/** Free a list from clwarp_device_list() and its strings; NULL is fine. */
+CLWARP_EXPORT clwarp_status clwarp_device_list_new(clwarp_device_info **list, size_t *count);
+/** Free a list from clwarp_device_list_new() and its strings; NULL is fine. */
 CLWARP_EXPORT void clwarp_device_list_free(clwarp_device_info *list, size_t count);
 
 /* ---------------------------------------------------------------- engine */
@@ -197,7 +197,7 @@ CLWARP_EXPORT clwarp_status clwarp_engine_new_from_cl(cl_context context, cl_dev
 
 /**
  * Free the engine, every program it built, and its OpenCL references. NULL
- * is fine. Blocks from clwarp_host_alloc() still out are freed too, after
+ * is fine. Blocks from clwarp_host_buffer_new() still out are freed too, after
  * the engine waits for its queue to finish (copies in flight may use
  * them); an engine holding none does not wait, and commands still queued
  * complete on their own (their host memory must stay valid until then).
@@ -258,19 +258,19 @@ CLWARP_EXPORT const char *clwarp_build_source_name(clwarp_build_source source);
 
 /**
  * What a build did. Pass one to the build calls to learn it; release with
- * clwarp_build_info_clear(). After CLWARP_ERROR_BUILD, @c log holds the
+ * clwarp_build_info_free(). After CLWARP_ERROR_BUILD, @c log holds the
  * compiler's full log, with file names and line numbers of the user's
  * sources.
  */
 typedef struct clwarp_build_info {
 	clwarp_build_source source;
 	double milliseconds;   /**< wall time of the whole build call */
-	char *log;             /**< build log, may be NULL; owned, see clwarp_build_info_clear() */
+	char *log;             /**< build log, may be NULL; owned, see clwarp_build_info_free() */
 	cl_int cl_error;       /**< the OpenCL error, CL_SUCCESS if none */
 } clwarp_build_info;
 
 /** Free @p info's log and zero it, ready for another build; NULL is fine. */
-CLWARP_EXPORT void clwarp_build_info_clear(clwarp_build_info *info);
+CLWARP_EXPORT void clwarp_build_info_free(clwarp_build_info *info);
 
 /**
  * Build an OpenCL C file for the engine's device. `#include "x.cl"` is
@@ -305,12 +305,12 @@ CLWARP_EXPORT size_t clwarp_program_kernel_count(const clwarp_program *program);
 CLWARP_EXPORT const char *clwarp_program_kernel_name(const clwarp_program *program, size_t index);
 
 /** Create a kernel object; free it with clwarp_kernel_free(). */
-CLWARP_EXPORT clwarp_status clwarp_program_kernel(clwarp_program *program, const char *name,
-                                                  clwarp_kernel **kernel);
+CLWARP_EXPORT clwarp_status clwarp_kernel_new(clwarp_program *program, const char *name,
+                                              clwarp_kernel **kernel);
 
 /* ---------------------------------------------------------------- kernels */
 
-/** Free a kernel object from clwarp_program_kernel(); NULL is fine. */
+/** Free a kernel object from clwarp_kernel_new(); NULL is fine. */
 CLWARP_EXPORT void clwarp_kernel_free(clwarp_kernel *kernel);
 /**
  * @return the kernel's cl_kernel, owned by the kernel object. Set its
@@ -409,7 +409,7 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_write(clwarp_engine *engine, cl_mem bu
  *
  * Lifetime: @p dst must stay valid, and must not be read, until the copy
  * has completed (wait for @p event, or clFinish() the engine's queue).
- * Host memory from clwarp_host_alloc() copies at the bus's full speed.
+ * Host memory from clwarp_host_buffer_new() copies at the bus's full speed.
  *
  * Ranges as clwarp_buffer_read(). 0 bytes copies nothing; the event, if
  * asked for, is then a marker that completes after @p wait.
@@ -444,7 +444,7 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_write_async(clwarp_engine *engine, cl_
  * memory anyway; any device that is not a GPU), or where the driver
  * refuses to create or map the buffer, the memory is ordinary
  * page-aligned memory (anonymous mmap pages). Either way it works the same;
- * clwarp_host_pinned() says which one a block is.
+ * clwarp_host_buffer_pinned() says which one a block is.
  *
  * Errors: 0 bytes and NULL arguments give CLWARP_ERROR_INVALID_ARGUMENT;
  * more than the device's largest allocation (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
@@ -452,26 +452,27 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_write_async(clwarp_engine *engine, cl_
  * memory cannot be had, or when the engine would hold more than half the
  * host's physical memory in such blocks at once.
  *
- * @param[out] out the memory, freed with clwarp_host_free() on the same
+ * @param[out] out the memory, freed with clwarp_host_buffer_free() on the same
  *                 engine. Blocks still out when the engine is freed are
  *                 freed with it: clwarp_engine_free() then first waits for
  *                 the engine's queue to finish.
  */
-CLWARP_EXPORT clwarp_status clwarp_host_alloc(clwarp_engine *engine, size_t bytes, void **out);
+CLWARP_EXPORT clwarp_status clwarp_host_buffer_new(clwarp_engine *engine, size_t bytes, void **out);
 /**
- * Free a block from clwarp_host_alloc() on this engine; @p ptr NULL does
+ * Free a block from clwarp_host_buffer_new() on this engine; @p ptr NULL does
  * nothing. Every copy that uses the block must have completed. A pointer
  * the engine did not give (another engine's, one freed already, or one
  * into the middle of a block) gives CLWARP_ERROR_INVALID_ARGUMENT and
  * frees nothing.
  */
-CLWARP_EXPORT clwarp_status clwarp_host_free(clwarp_engine *engine, void *ptr);
+CLWARP_EXPORT clwarp_status clwarp_host_buffer_free(clwarp_engine *engine, void *ptr);
 /**
- * Whether @p ptr, anywhere inside a block from clwarp_host_alloc() on
+ * Whether @p ptr, anywhere inside a block from clwarp_host_buffer_new() on
  * this engine, is pinned (@p pinned 1) or the fallback's ordinary memory
  * (0). A pointer into no such block gives CLWARP_ERROR_INVALID_ARGUMENT.
  */
-CLWARP_EXPORT clwarp_status clwarp_host_pinned(clwarp_engine *engine, const void *ptr, int *pinned);
+CLWARP_EXPORT clwarp_status clwarp_host_buffer_pinned(clwarp_engine *engine, const void *ptr,
+                                                      int *pinned);
 
 #ifdef __cplusplus
 }

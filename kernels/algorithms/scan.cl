@@ -225,7 +225,7 @@ CLWARP_INLINE void select_store(global T *out, local const T *stage, ulong n, ul
  * the counts gives the tile's output position, and the staged elements
  * go out with coalesced stores. Partition writes the rejected elements
  * from the end of `out` backwards (rejected element r at n - 1 - r), CUB's
- * order, where clwarp_partition_reversed leaves them; for clwarp_partition
+ * order, where CLWARP_PARTITION_REVERSED leaves them; otherwise
  * clwarp_reverse_tail then puts them in order.
  */
 __kernel void clwarp_select(global const T *in, global T *out, global uint *count, ulong n,

@@ -41,7 +41,7 @@ main(void)
 	if (status == CLWARP_OK)
 		status = clwarp_program_build_source(engine, source, "consumer.cl", NULL, &program, NULL);
 	if (status == CLWARP_OK)
-		status = clwarp_program_kernel(program, "warp_sum", &kernel);
+		status = clwarp_kernel_new(program, "warp_sum", &kernel);
 	if (status == CLWARP_OK)
 		status = clwarp_buffer_new(engine, CL_MEM_READ_ONLY, sizeof(host), host, &in);
 	if (status == CLWARP_OK)
@@ -55,7 +55,7 @@ main(void)
 	if (status == CLWARP_OK)
 		status = clwarp_buffer_read(engine, out, 0, sizeof(sums), sums);
 	if (status != CLWARP_OK)
-		fprintf(stderr, "consumer: %s: %s\n", clwarp_status_to_str(status), clwarp_last_error());
+		fprintf(stderr, "consumer: %s: %s\n", clwarp_status_name(status), clwarp_last_error());
 	else if (sums[0] != 528 || sums[1] != 1552)
 		fprintf(stderr, "consumer: sums %d %d, expected 528 1552\n", (int)sums[0], (int)sums[1]);
 	else {

@@ -115,18 +115,18 @@ run_job(clwarp_engine *e, const char *incdir, int k, uint64_t seed, const struct
 	if (build(e, incdir, job, &prog, &info) != CLWARP_OK) {
 		if (info.log)
 			fprintf(stderr, "%s\n", info.log);
-		clwarp_build_info_clear(&info);
+		clwarp_build_info_free(&info);
 		goto out;
 	}
 	report("R %d:%d %s", job->p, job->c, clwarp_build_source_name(info.source));
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_free(&info);
 
 	for (size_t i = 0; i < TORTURE_ITEMS; i++)
 		in[i] = torture_input(seed, i);
 	memset(out, 0xa5, sizeof(out));
 	snprintf(kname, sizeof(kname), "t_%s", t->name);
 	what = "run";
-	if (clwarp_program_kernel(prog, kname, &kernel) != CLWARP_OK ||
+	if (clwarp_kernel_new(prog, kname, &kernel) != CLWARP_OK ||
 	    (t->warp && clwarp_kernel_warp_info(kernel, 1, &local, &backend, &warp_size) != CLWARP_OK) ||
 	    clwarp_buffer_new(e, CL_MEM_READ_ONLY, sizeof(in), in, &bin) != CLWARP_OK ||
 	    clwarp_buffer_new(e, CL_MEM_WRITE_ONLY, TORTURE_ITEMS * t->out_size, NULL, &bout) !=
