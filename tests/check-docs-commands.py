@@ -15,6 +15,9 @@ either run here as written, or is one this test knows not to run:
 - the rest (an install, a reconfigure, a test run, a tool that installs
   something) are left alone, each for the reason in NOT_RUN.
 
+Every ```opencl block of README.md is, as it stands, part of a file of
+kernels/examples/, so the kernel shown is the kernel those commands run.
+
     check-docs-commands.py SOURCE_ROOT BUILD_ROOT CC [CFLAGS...]
 """
 
@@ -72,6 +75,19 @@ def readme_parts(root):
         for c in commands(m.group(2)):
             shells.append((text.count("\n", 0, m.start()) + 1, c, expect))
     return shells, program
+
+
+def kernels_shown(root):
+    """README's ```opencl blocks that no file of kernels/examples/ holds."""
+    with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    folder = os.path.join(root, "kernels", "examples")
+    files = []
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            files.append(f.read())
+    return [(text.count("\n", 0, m.start()) + 1, m.group(2)) for m in BLOCK.finditer(text)
+            if m.group(1) == "opencl" and not any(m.group(2) in f for f in files)]
 
 
 def ci_commands(root):
@@ -136,6 +152,10 @@ def main(argv):
     shells, program = readme_parts(root)
     ci = ci_commands(root)
     failed = 0
+    for line, _ in kernels_shown(root):
+        print("README.md:%d: an opencl block that no file of kernels/examples/ holds as it "
+              "stands" % line)
+        failed += 1
     for name, command in sorted(ci.items()):
         if not any(command == c for _, c, _ in shells):
             print("README.md does not give CI's %s as a command: %s" % (name, command))
