@@ -20,7 +20,16 @@ TOP_FILES = ["README.md", "HACKING.md", "NEWS.md"]
 INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFDEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 HTML = re.compile(r"<(?:a|img)\s[^>]*?(?:href|src)=\"([^\"]+)\"", re.I)
-FENCE = re.compile(r"^\s{0,3}(```+|~~~+)")
+FENCE = re.compile(r"^\s{0,3}(```+|~~~+)(.*)$")
+
+
+def fence(line):
+    """The fence a line opens or closes, or None (CommonMark: the text
+    after a backtick fence holds no backtick, else it is a code span)."""
+    m = FENCE.match(line)
+    if not m or (m.group(1)[0] == "`" and "`" in m.group(2)):
+        return None
+    return m.group(1)
 
 
 def doc_files(root):
@@ -33,18 +42,18 @@ def doc_files(root):
 def prose_lines(text):
     """(line number, line) of the lines outside fenced and indented code,
     with inline code spans blanked."""
-    fence = None
+    open_fence = None
     previous_blank = True
     in_indented = False
     for number, line in enumerate(text.splitlines(), 1):
-        m = FENCE.match(line)
-        if fence:
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
+        m = fence(line)
+        if open_fence:
+            if m and m[0] == open_fence[0] and len(m) >= len(open_fence):
+                open_fence = None
             previous_blank = False
             continue
         if m:
-            fence = m.group(1)
+            open_fence = m
             continue
         if line.strip() == "":
             previous_blank = True
@@ -70,15 +79,15 @@ def anchors(path, cache):
         with open(path, encoding="utf-8") as f:
             text = f.read()
         seen, names = {}, set()
-        fence = None
+        open_fence = None
         for line in text.splitlines():
-            m = FENCE.match(line)
-            if fence:
-                if m and m.group(1)[0] == fence[0]:
-                    fence = None
+            m = fence(line)
+            if open_fence:
+                if m and m[0] == open_fence[0] and len(m) >= len(open_fence):
+                    open_fence = None
                 continue
             if m:
-                fence = m.group(1)
+                open_fence = m
                 continue
             h = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
             if not h:
