@@ -7,7 +7,7 @@ docs"):
 - a block with `int main(` is a complete program: built, linked and run
   from the top of the source tree; it has to exit with status 0;
 - a block right after a line `<!-- c-fragment: DECLARATIONS -->` is
-  statements: compiled as the body of a function that declares
+  statements: compiled as the body of a void function that declares
   DECLARATIONS first;
 - any other block is file-scope code (declarations, functions): compiled
   on its own, not linked.
