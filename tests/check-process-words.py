@@ -15,13 +15,9 @@ import sys
 # Folders (ending in '/') and files left out for good.
 EXCLUDED = []
 
-# Files their owners are rewriting; each goes from this list once it is
-# clean.
-PENDING = ["README.md", "NEWS.md", ".ci/poclr.sh",
-           "docs/algorithms.md", "docs/algorithms-design.md", "docs/cache.md",
-           "docs/clwarp-run.md", "docs/dependencies.md", "docs/install.md",
-           "docs/multidevice.md", "docs/porting-cuda.md", "docs/testing.md",
-           "docs/warp-api.md"]
+# Files with hits that their owners are rewriting; each goes from this
+# list once it is clean.
+PENDING = [".ci/poclr.sh", "docs/multidevice.md"]
 
 WORDS = re.compile(
     r"\b[Ss]essions? [0-9]+"                 # a numbered work session
