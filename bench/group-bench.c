@@ -130,7 +130,7 @@ prepare(struct setup *s, enum op op, int group)
 static void
 finish(struct setup *s)
 {
-	clwarp_group_release_buffers(s->g, s->made);
+	clwarp_group_buffers_free(s->g, s->made);
 	memset(s->made, 0, sizeof(s->made));
 }
 
@@ -169,20 +169,24 @@ run_group(struct setup *s, enum op op)
 {
 	switch (op) {
 	case OP_REDUCE:
-		CHECK("clwarp_group_reduce", clwarp_group_reduce(s->g, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, s->in,
-								 s->offsets, &s->reduce_group));
+		CHECK("clwarp_group_reduce", clwarp_group_reduce(s->g, CLWARP_TYPE_FLOAT, s->in,
+								 &s->reduce_group, s->offsets,
+								 CLWARP_OP_ADD));
 		break;
 	case OP_SCAN:
-		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->in,
-							     s->out, s->offsets));
+		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, s->in, s->out,
+							     s->offsets, CLWARP_OP_ADD,
+							     CLWARP_SCAN_INCLUSIVE));
 		break;
 	case OP_COMPACT:
-		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, "x > 0", s->in,
-								   s->offsets, s->out, s->out_offsets));
+		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, s->in,
+								   s->out, s->out_offsets,
+								   s->offsets, "x > 0"));
 		break;
 	case OP_SORT:
-		CHECK("clwarp_group_sort_keys", clwarp_group_sort_keys(s->g, CLWARP_TYPE_UINT, s->in, s->offsets,
-									0, s->made, s->made_offsets));
+		CHECK("clwarp_group_sort_keys", clwarp_group_sort_keys(s->g, CLWARP_TYPE_UINT, s->in,
+									s->made, s->made_offsets,
+									s->offsets, 0));
 		break;
 	case OP_COPY_IN:
 		CHECK("clwarp_group_scatter", clwarp_group_scatter(s->g, s->host, 4, s->offsets, s->made));
@@ -376,8 +380,8 @@ main(int argc, char **argv)
 		clReleaseMemObject(s.whole_in);
 		clReleaseMemObject(s.whole_out);
 		clReleaseMemObject(s.whole_count);
-		clwarp_group_release_buffers(s.g, s.in);
-		clwarp_group_release_buffers(s.g, s.out);
+		clwarp_group_buffers_free(s.g, s.in);
+		clwarp_group_buffers_free(s.g, s.out);
 		free(host);
 		free(s.back);
 		free(times);

@@ -41,7 +41,7 @@ main(int argc, char **argv)
 	clwarp_group *group = NULL;
 	clwarp_group_program *program;
 	clwarp_group_kernel *kernel = NULL;
-	char *log = NULL;
+	clwarp_build_info info = { 0 };
 	cl_int sum = 0, host_sum = 0;
 	size_t count, d, i;
 	clwarp_status status;
@@ -75,11 +75,11 @@ main(int argc, char **argv)
 	}
 
 	/* The program and kernel are built for each device, on each its own backend. */
-	status = clwarp_group_build_source(group, source, "square.cl", NULL, &program, &log);
+	status = clwarp_group_program_build_source(group, source, "square.cl", NULL, &program, &info);
 	if (status != CLWARP_OK) {
 		report("build", status);
-		if (log)
-			fprintf(stderr, "build log:\n%s\n", log);
+		if (info.log)
+			fprintf(stderr, "build log:\n%s\n", info.log);
 		goto out;
 	}
 	status = clwarp_group_kernel_new(program, "square", &kernel);
@@ -95,7 +95,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	/* The squares summed where they are: the same as one device's reduce of the whole array. */
-	status = clwarp_group_reduce(group, CLWARP_TYPE_INT, CLWARP_OP_ADD, buffers, offsets, &sum);
+	status = clwarp_group_reduce(group, CLWARP_TYPE_INT, buffers, &sum, offsets, CLWARP_OP_ADD);
 	if (status != CLWARP_OK) {
 		report("reduce", status);
 		goto out;
@@ -115,9 +115,9 @@ main(int argc, char **argv)
 		printf("the host agrees\n");
 	rc = mismatch;
 out:
-	free(log);
+	clwarp_build_info_clear(&info);
 	if (group)
-		clwarp_group_release_buffers(group, buffers);
+		clwarp_group_buffers_free(group, buffers);
 	clwarp_group_kernel_free(kernel);
 	clwarp_group_free(group);
 	return rc;

@@ -552,7 +552,7 @@ START_TEST(test_group)
 			      host[i]);
 	/* Both ways, every device with a slice. */
 	ck_assert_uint_eq(atomic_load(&staged_copies) - before, 2 * (count > 1 ? count - 1 : 1));
-	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_buffers_free(g, buffers);
 	clwarp_group_free(g);
 	free(host);
 	free(back);
