@@ -1,8 +1,9 @@
 /* Thread stress: the algorithm calls of each thread's round (reduce, scan,
  * sort, compaction, run-length encode, reduce by key, histogram,
- * segmented reduce) and host memory from the engine, on the thread's own
- * buffers and the engine the case gives it (shared by every thread in
- * test_threads_one_engine), every value checked against the host. */
+ * segmented reduce) and asynchronous copies through host memory from the
+ * engine, on the thread's own buffers and the engine the case gives it
+ * (shared by every thread in test_threads_one_engine), every value
+ * checked against the host. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -154,21 +155,37 @@ counts_and_rows(struct worker *t, struct round *r, cl_mem counts)
 	return threads_same(t, r, "segmented max", rows);
 }
 
-/* Host memory from the engine: a read into it, freed again. */
+/* Host memory from the engine: the round's values written from it to
+ * r->bout and read back into it, both asynchronously (the read waits for
+ * the write), checked, and freed again. */
 static bool
 host_memory(struct worker *t, struct round *r)
 {
-	void *p = NULL;
+	size_t bytes = r->n * sizeof(int);
+	cl_event wrote = NULL, read = NULL;
+	char *p = NULL;
 	int pinned = -1;
 	bool ok;
 
-	CALL(t, clwarp_host_alloc(t->engine, r->n * sizeof(int), &p));
-	ok = clwarp_buffer_read(t->engine, r->bin, 0, r->n * sizeof(int), p) == CLWARP_OK &&
+	CALL(t, clwarp_host_alloc(t->engine, 2 * bytes, (void **)&p));
+	memcpy(p, r->in, bytes);
+	memset(p + bytes, 0, bytes);
+	ok = clwarp_buffer_write_async(t->engine, r->bout, 0, bytes, p, 0, NULL, &wrote) == CLWARP_OK &&
+	     clwarp_buffer_read_async(t->engine, r->bout, 0, bytes, p + bytes, 1, &wrote, &read) ==
+		     CLWARP_OK &&
+	     clWaitForEvents(1, &read) == CL_SUCCESS &&
 	     clwarp_host_pinned(t->engine, p, &pinned) == CLWARP_OK &&
-	     memcmp(p, r->in, r->n * sizeof(int)) == 0 && (pinned == 0 || pinned == 1);
+	     memcmp(p + bytes, r->in, bytes) == 0 && (pinned == 0 || pinned == 1);
+	if (wrote)
+		clReleaseEvent(wrote);
+	if (read)
+		clReleaseEvent(read);
+	else
+		clFinish(clwarp_engine_queue(t->engine));  /* nothing may still use p */
 	CALL(t, clwarp_host_free(t->engine, p));
-	CHECK(t, ok, "round %d: host memory: read or pinned query failed (%d)", r->number, pinned);
-	t->n[TRANSFERS]++;
+	CHECK(t, ok, "round %d: host memory: asynchronous copies or pinned query failed (%d): %s",
+	      r->number, pinned, clwarp_last_error());
+	t->n[TRANSFERS] += 2;
 	return true;
 }
 
