@@ -22,7 +22,9 @@ extern "C" {
  * Every call that fails on one device returns an error whose message names
  * that device ("device 1 (0:1 NAME): ..."); the other devices' work is
  * waited for, and every engine stays usable. A group, like one kernel
- * object, is used by one thread at a time.
+ * object, is used by one thread at a time, and so are its programs and
+ * kernels; different groups may be used from different threads at once
+ * (docs/thread-safety.md).
  */
 typedef struct clwarp_group clwarp_group;
 typedef struct clwarp_group_program clwarp_group_program;
