@@ -41,7 +41,7 @@ main(int argc, char **argv)
 	clwarp_group *group = NULL;
 	clwarp_group_program *program;
 	clwarp_group_kernel *kernel = NULL;
-	clwarp_build_info info = { 0 };
+	clwarp_build_info build = { 0 };
 	cl_int sum = 0, host_sum = 0;
 	size_t count, d, i;
 	clwarp_status status;
@@ -75,11 +75,11 @@ main(int argc, char **argv)
 	}
 
 	/* The program and kernel are built for each device, on each its own backend. */
-	status = clwarp_group_program_build_source(group, source, "square.cl", NULL, &program, &info);
+	status = clwarp_group_program_build_source(group, source, "square.cl", NULL, &program, &build);
 	if (status != CLWARP_OK) {
 		report("build", status);
-		if (info.log)
-			fprintf(stderr, "build log:\n%s\n", info.log);
+		if (build.log)
+			fprintf(stderr, "build log:\n%s\n", build.log);
 		goto out;
 	}
 	status = clwarp_group_kernel_new(program, "square", &kernel);
@@ -115,7 +115,7 @@ main(int argc, char **argv)
 		printf("the host agrees\n");
 	rc = mismatch;
 out:
-	clwarp_build_info_clear(&info);
+	clwarp_build_info_clear(&build);
 	if (group)
 		clwarp_group_buffers_free(group, buffers);
 	clwarp_group_kernel_free(kernel);
