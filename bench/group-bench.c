@@ -130,7 +130,7 @@ prepare(struct setup *s, enum op op, int group)
 static void
 finish(struct setup *s)
 {
-	clwarp_group_release_buffers(s->g, s->made);
+	clwarp_group_buffers_free(s->g, s->made);
 	memset(s->made, 0, sizeof(s->made));
 }
 
@@ -170,26 +170,32 @@ run_group(struct setup *s, enum op op)
 {
 	switch (op) {
 	case OP_REDUCE:
-		CHECK("clwarp_group_reduce", clwarp_group_reduce(s->g, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, s->in,
-								 s->offsets, &s->reduce_group));
+		CHECK("clwarp_group_reduce", clwarp_group_reduce(s->g, CLWARP_TYPE_FLOAT, s->in,
+								 &s->reduce_group, s->offsets,
+								 CLWARP_OP_ADD));
 		break;
 	case OP_SCAN:
-		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, CLWARP_OP_ADD, 1, s->in,
-							     s->out, s->offsets));
+		CHECK("clwarp_group_scan", clwarp_group_scan(s->g, CLWARP_TYPE_UINT, s->in, s->out,
+							     s->offsets, CLWARP_OP_ADD,
+							     CLWARP_SCAN_INCLUSIVE));
 		break;
 	case OP_COMPACT:
-		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, "x > 0", s->in,
-								   s->offsets, s->out, s->out_offsets));
+		CHECK("clwarp_group_compact", clwarp_group_compact(s->g, CLWARP_TYPE_FLOAT, s->in,
+								   s->out, s->out_offsets,
+								   s->offsets, "x > 0"));
 		break;
 	case OP_SORT:
-		CHECK("clwarp_group_sort_keys", clwarp_group_sort_keys(s->g, CLWARP_TYPE_UINT, s->in, s->offsets,
-									0, s->made, s->made_offsets));
+		CHECK("clwarp_group_sort_keys", clwarp_group_sort_keys(s->g, CLWARP_TYPE_UINT, s->in,
+									s->made, s->made_offsets,
+									s->offsets, 0));
 		break;
 	case OP_COPY_IN:
-		CHECK("clwarp_group_scatter", clwarp_group_scatter(s->g, s->host, 4, s->offsets, s->made));
+		CHECK("clwarp_group_scatter", clwarp_group_scatter(s->g, s->host, s->made,
+				s->offsets, 4));
 		break;
 	default:
-		CHECK("clwarp_group_gather", clwarp_group_gather(s->g, s->in, 4, s->offsets, s->back));
+		CHECK("clwarp_group_gather", clwarp_group_gather(s->g, s->in, s->back, s->offsets,
+				4));
 		break;
 	}
 }
@@ -243,7 +249,7 @@ check(struct setup *s, enum op op, const float *host)
 		}
 	}
 	CHECK("read", clwarp_buffer_read(s->one, whole, 0, elems * sizeof(cl_uint), a));
-	CHECK("gather", clwarp_group_gather(s->g, parts, sizeof(cl_uint), offsets, b));
+	CHECK("gather", clwarp_group_gather(s->g, parts, b, offsets, sizeof(cl_uint)));
 	if (memcmp(a, b, elems * sizeof(cl_uint)) != 0) {
 		fprintf(stderr, "group-bench: %s n=%zu: the group's result differs from one device's\n",
 			op_names[op], n);
@@ -348,8 +354,8 @@ main(int argc, char **argv)
 		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, n * 4, NULL, &s.whole_out));
 		CHECK("buffer", clwarp_buffer_new(s.one, CL_MEM_READ_WRITE, 4, NULL, &s.whole_count));
 		CHECK("write", clwarp_buffer_write(s.one, s.whole_in, 0, n * 4, host));
-		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.in));
-		CHECK("scatter", clwarp_group_scatter(s.g, host, 4, s.offsets, s.out));
+		CHECK("scatter", clwarp_group_scatter(s.g, host, s.in, s.offsets, 4));
+		CHECK("scatter", clwarp_group_scatter(s.g, host, s.out, s.offsets, 4));
 		for (int op = 0; op < OPS; op++) {
 			double one_ms, group_ms, one_bytes, group_bytes;
 
@@ -377,8 +383,8 @@ main(int argc, char **argv)
 		clReleaseMemObject(s.whole_in);
 		clReleaseMemObject(s.whole_out);
 		clReleaseMemObject(s.whole_count);
-		clwarp_group_release_buffers(s.g, s.in);
-		clwarp_group_release_buffers(s.g, s.out);
+		clwarp_group_buffers_free(s.g, s.in);
+		clwarp_group_buffers_free(s.g, s.out);
 		free(host);
 		free(s.back);
 		free(times);

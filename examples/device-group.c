@@ -41,7 +41,7 @@ main(int argc, char **argv)
 	clwarp_group *group = NULL;
 	clwarp_group_program *program;
 	clwarp_group_kernel *kernel = NULL;
-	char *log = NULL;
+	clwarp_build_info build = { 0 };
 	cl_int sum = 0, host_sum = 0;
 	size_t count, d, i;
 	clwarp_status status;
@@ -61,7 +61,7 @@ main(int argc, char **argv)
 	/* Equal weights by default; clwarp_group_measure_weights() would time each device. */
 	status = clwarp_group_split(group, N, 64, offsets);
 	if (status == CLWARP_OK)
-		status = clwarp_group_scatter(group, host, sizeof(cl_int), offsets, buffers);
+		status = clwarp_group_scatter(group, host, buffers, offsets, sizeof(cl_int));
 	if (status != CLWARP_OK) {
 		report("scatter", status);
 		goto out;
@@ -75,11 +75,11 @@ main(int argc, char **argv)
 	}
 
 	/* The program and kernel are built for each device, on each its own backend. */
-	status = clwarp_group_build_source(group, source, "square.cl", NULL, &program, &log);
+	status = clwarp_group_program_build_source(group, source, "square.cl", NULL, &program, &build);
 	if (status != CLWARP_OK) {
 		report("build", status);
-		if (log)
-			fprintf(stderr, "build log:\n%s\n", log);
+		if (build.log)
+			fprintf(stderr, "build log:\n%s\n", build.log);
 		goto out;
 	}
 	status = clwarp_group_kernel_new(program, "square", &kernel);
@@ -89,13 +89,13 @@ main(int argc, char **argv)
 	if (status == CLWARP_OK)
 		status = clwarp_group_launch(kernel, offsets, 0);
 	if (status == CLWARP_OK)
-		status = clwarp_group_gather(group, buffers, sizeof(cl_int), offsets, squares);
+		status = clwarp_group_gather(group, buffers, squares, offsets, sizeof(cl_int));
 	if (status != CLWARP_OK) {
 		report("square", status);
 		goto out;
 	}
 	/* The squares summed where they are: the same as one device's reduce of the whole array. */
-	status = clwarp_group_reduce(group, CLWARP_TYPE_INT, CLWARP_OP_ADD, buffers, offsets, &sum);
+	status = clwarp_group_reduce(group, CLWARP_TYPE_INT, buffers, &sum, offsets, CLWARP_OP_ADD);
 	if (status != CLWARP_OK) {
 		report("reduce", status);
 		goto out;
@@ -115,9 +115,9 @@ main(int argc, char **argv)
 		printf("the host agrees\n");
 	rc = mismatch;
 out:
-	free(log);
+	clwarp_build_info_free(&build);
 	if (group)
-		clwarp_group_release_buffers(group, buffers);
+		clwarp_group_buffers_free(group, buffers);
 	clwarp_group_kernel_free(kernel);
 	clwarp_group_free(group);
 	return rc;

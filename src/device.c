@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "error.h"
@@ -261,8 +262,26 @@ device_enum_free(struct device_enum *de)
 	memset(de, 0, sizeof(*de));
 }
 
+/* Serializes the enumeration: the ICD loader and PoCL set their platforms
+ * up on the process's first clGetPlatformIDs, and two threads doing that
+ * at once found no device or crashed (ocl-icd 2.3.1, PoCL 3.1). */
+static pthread_mutex_t enum_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static clwarp_status device_enum_locked(struct device_enum *de);
+
 static clwarp_status
 device_enum_all(struct device_enum *de)
+{
+	clwarp_status status;
+
+	pthread_mutex_lock(&enum_lock);
+	status = device_enum_locked(de);
+	pthread_mutex_unlock(&enum_lock);
+	return status;
+}
+
+static clwarp_status
+device_enum_locked(struct device_enum *de)
 {
 	cl_int err;
 

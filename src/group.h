@@ -1,11 +1,13 @@
 /* Device groups: what src/group.c (the group and its split), src/group_run.c
- * (programs, kernels, launches, data) and src/group_algo.c (the algorithms)
- * share. */
+ * (programs, kernels, launches, data), src/group_algo.c (the per-slice step,
+ * the algorithms), src/group_runs.c (runs and histograms) and
+ * src/group_sort.c (the sort) share. */
 /* SPDX-License-Identifier: MIT */
 #ifndef CLWARP_GROUP_INTERNAL_H
 #define CLWARP_GROUP_INTERNAL_H
 
 #include "clwarp/group.h"
+#include "algo.h"
 #include "device.h"
 #include "engine.h"
 
@@ -56,7 +58,7 @@ clwarp_status group_check_offsets(const clwarp_group *group, const char *fn, con
 clwarp_status group_buffers_new(clwarp_group *group, cl_mem_flags flags, const size_t *bytes,
 				cl_mem *buffers);
 
-/* Release and clear buffers[0..count), as clwarp_group_release_buffers(). */
+/* Release and clear buffers[0..count), as clwarp_group_buffers_free(). */
 void group_release_buffers(const clwarp_group *group, cl_mem *buffers);
 
 /* At least `bytes` of host memory to stage data through between devices,
@@ -68,5 +70,55 @@ void *group_staging(clwarp_group *group, size_t bytes);
  * within the group's time limit. The first that failed or timed out gives
  * the error, naming its device. */
 clwarp_status group_wait(const clwarp_group *group, cl_event *events, const char *what);
+
+/* src/group_algo.c: what the group algorithms share. */
+
+/*
+ * One step of a group call over its slices: for each device i below
+ * `last` (0: every device) whose slice [offsets[i], offsets[i + 1]) is not
+ * empty (or every one, with `empty`), run() enqueues device i's work on
+ * its n elements and leaves in *event the event of its last command (NULL
+ * for none; reads and copies chain to it with group_read_after and the
+ * like); then the queue is flushed. run() is called in device order, so
+ * it may carry host state from one device to the next. A failure names
+ * its device; whatever was enqueued is waited for, within the group's
+ * time limit, before this returns.
+ */
+struct group_step {
+	clwarp_group *group;
+	const char *fn;            /* the public call, for messages */
+	const char *what;          /* the wait, for messages: "reducing a slice" */
+	const size_t *offsets;
+	size_t last;
+	bool empty;
+	void *ctx;
+	clwarp_status (*run)(struct group_step *step, size_t i, size_t n, cl_event *event);
+};
+clwarp_status group_step(struct group_step *step);
+
+/* Non-blocking transfers on device i after *event (released; NULL: none),
+ * *event becoming the transfer's: read `bytes` at byte `offset` of
+ * `buffer` into `host`, write them from `host` (which must stay valid
+ * until waited for), or copy them from one buffer to another. */
+clwarp_status group_read_after(clwarp_group *group, size_t i, cl_mem buffer, size_t offset,
+			       size_t bytes, void *host, cl_event *event);
+clwarp_status group_write_after(clwarp_group *group, size_t i, cl_mem buffer, size_t offset,
+				size_t bytes, const void *host, cl_event *event);
+clwarp_status group_copy_after(clwarp_group *group, size_t i, cl_mem from, size_t from_offset,
+			       cl_mem to, size_t to_offset, size_t bytes, cl_event *event);
+
+/* Device i's scratch element (16 bytes: any clwarp_type or a cl_uint),
+ * made on first use, for the single results the calls read back. */
+clwarp_status group_scratch(clwarp_group *group, size_t i, cl_mem *out);
+
+/* acc = acc OP v in the element type, as the kernels compute it: integers
+ * wrap around, floats follow fmin/fmax. */
+void group_combine(clwarp_type type, clwarp_op op, union algo_value *acc,
+		   const union algo_value *v);
+
+/* The checks every algorithm makes first: the group, the buffer arrays
+ * (`out` non-NULL too), the offsets (named `what`). */
+clwarp_status group_check_call(const clwarp_group *group, const char *fn, const cl_mem *in,
+			       const cl_mem *out, const size_t *offsets, const char *what);
 
 #endif

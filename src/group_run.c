@@ -24,61 +24,87 @@ struct build_job {
 	const char *name;
 	const char *options;
 	clwarp_program **programs;
-	char **logs;           /* each device's build log, where it failed */
+	clwarp_build_info *infos;  /* each device's */
+	clwarp_status status[CLWARP_GROUP_MAX_DEVICES];
 };
 
 static clwarp_status
 build_one(void *ctx, size_t i)
 {
 	struct build_job *job = ctx;
-	clwarp_build_info info;
-	clwarp_status status;
 
 	if (job->path)
-		status = program_build_path(job->group->engines[i], job->path, job->options,
-					    &job->programs[i], &info);
+		job->status[i] = program_build_path(job->group->engines[i], job->path, job->options,
+						    &job->programs[i], &job->infos[i]);
 	else
-		status = program_build_text(job->group->engines[i], job->source, job->name,
-					    job->options, &job->programs[i], &info);
-	if (status != CLWARP_OK && info.log) {
-		job->logs[i] = info.log;
-		info.log = NULL;
+		job->status[i] = program_build_text(job->group->engines[i], job->source, job->name,
+						    job->options, &job->programs[i], &job->infos[i]);
+	return job->status[i];
+}
+
+/* The devices' build infos as one (clwarp_group_program_build_file). */
+static void
+merge_infos(const clwarp_group *g, const struct build_job *job, double start,
+	    clwarp_build_info *info)
+{
+	const clwarp_build_info *infos = job->infos;
+	struct strbuf log = { 0 };
+	bool compiled = false, disk = false, failed = false;
+
+	info->cl_error = CL_SUCCESS;
+	for (size_t i = 0; i < g->count; i++) {
+		const char *name = g->engines[i]->info.name;
+
+		compiled |= infos[i].source == CLWARP_BUILD_COMPILED;
+		disk |= infos[i].source == CLWARP_BUILD_DISK_HIT;
+		if (!failed && job->status[i] != CLWARP_OK)
+			info->cl_error = infos[i].cl_error;
+		failed |= job->status[i] != CLWARP_OK;
+		if (infos[i].log && *infos[i].log) {
+			size_t len = strlen(infos[i].log);
+
+			strbuf_printf(&log, "device %zu (%s):\n", i, name ? name : "?");
+			strbuf_append(&log, infos[i].log, len);
+			if (infos[i].log[len - 1] != '\n')
+				strbuf_puts(&log, "\n");
+		}
 	}
-	build_info_clear(&info);
-	return status;
+	info->source = compiled ? CLWARP_BUILD_COMPILED :
+		       disk ? CLWARP_BUILD_DISK_HIT : CLWARP_BUILD_MEMORY_HIT;
+	info->milliseconds = now_ms() - start;
+	info->log = log.len && !log.failed ? strbuf_steal(&log) : NULL;
+	strbuf_free(&log);
 }
 
 static clwarp_status
-build(clwarp_group *g, struct build_job *job, clwarp_group_program **out, char **log)
+build(clwarp_group *g, struct build_job *job, clwarp_group_program **out,
+      clwarp_build_info *info)
 {
 	struct clwarp_group_program *p;
+	double start = now_ms();
 	clwarp_status status;
 
-	if (log)
-		*log = NULL;
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!g || !out)
 		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "NULL group or output pointer");
 	*out = NULL;
 	p = calloc(1, sizeof(*p));
 	job->group = g;
-	job->logs = calloc(g->count, sizeof(*job->logs));
-	if (!p || !job->logs || !(p->programs = calloc(g->count, sizeof(*p->programs)))) {
+	job->infos = calloc(g->count, sizeof(*job->infos));
+	if (!p || !job->infos || !(p->programs = calloc(g->count, sizeof(*p->programs)))) {
 		free(p);
-		free(job->logs);
+		free(job->infos);
 		return set_error(CLWARP_ERROR_OUT_OF_MEMORY, "out of memory");
 	}
 	p->group = g;
 	job->programs = p->programs;
 	status = group_parallel(g, build_one, job);
-	for (size_t i = 0; i < g->count; i++) {
-		/* The log of the first device that failed, as the message says. */
-		if (log && !*log && job->logs[i]) {
-			*log = job->logs[i];
-			job->logs[i] = NULL;
-		}
-		free(job->logs[i]);
-	}
-	free(job->logs);
+	if (info)
+		merge_infos(g, job, start, info);
+	for (size_t i = 0; i < g->count; i++)
+		build_info_clear(&job->infos[i]);
+	free(job->infos);
 	if (status != CLWARP_OK) {
 		free(p->programs);
 		free(p);
@@ -91,27 +117,34 @@ build(clwarp_group *g, struct build_job *job, clwarp_group_program **out, char *
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_build_file(clwarp_group *g, const char *path, const char *options,
-			clwarp_group_program **program, char **log)
+clwarp_group_program_build_file(clwarp_group *g, const char *path, const char *options,
+				clwarp_group_program **program, clwarp_build_info *info)
 {
 	struct build_job job = { .path = path, .options = options };
 
 	clear_error();
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!path)
-		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_build_file: NULL path");
-	return build(g, &job, program, log);
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_group_program_build_file: NULL path");
+	return build(g, &job, program, info);
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_build_source(clwarp_group *g, const char *source, const char *name,
-			  const char *options, clwarp_group_program **program, char **log)
+clwarp_group_program_build_source(clwarp_group *g, const char *source, const char *name,
+				  const char *options, clwarp_group_program **program,
+				  clwarp_build_info *info)
 {
 	struct build_job job = { .source = source, .name = name, .options = options };
 
 	clear_error();
+	if (info)
+		memset(info, 0, sizeof(*info));
 	if (!source)
-		return set_error(CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_build_source: NULL source");
-	return build(g, &job, program, log);
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "clwarp_group_program_build_source: NULL source");
+	return build(g, &job, program, info);
 }
 
 CLWARP_EXPORT clwarp_program *
@@ -300,7 +333,7 @@ clwarp_group_buffers_new(clwarp_group *g, cl_mem_flags flags, const size_t *byte
 }
 
 CLWARP_EXPORT void
-clwarp_group_release_buffers(const clwarp_group *g, cl_mem *buffers)
+clwarp_group_buffers_free(const clwarp_group *g, cl_mem *buffers)
 {
 	group_release_buffers(g, buffers);
 }
@@ -407,8 +440,8 @@ transfer(clwarp_group *g, const char *fn, bool to_device, void *host, size_t ele
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_scatter(clwarp_group *g, const void *host, size_t element_size,
-		     const size_t *offsets, cl_mem *buffers)
+clwarp_group_scatter(clwarp_group *g, const void *host, cl_mem *buffers, const size_t *offsets,
+		     size_t element_size)
 {
 	static const char fn[] = "clwarp_group_scatter";
 	size_t bytes[CLWARP_GROUP_MAX_DEVICES];
@@ -433,8 +466,8 @@ clwarp_group_scatter(clwarp_group *g, const void *host, size_t element_size,
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_gather(clwarp_group *g, const cl_mem *buffers, size_t element_size,
-		    const size_t *offsets, void *host)
+clwarp_group_gather(clwarp_group *g, const cl_mem *buffers, void *host, const size_t *offsets,
+		    size_t element_size)
 {
 	static const char fn[] = "clwarp_group_gather";
 

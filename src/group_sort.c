@@ -500,8 +500,8 @@ sort_call(struct sort_job *j)
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_sort_keys(clwarp_group *g, clwarp_type type, const cl_mem *keys,
-		       const size_t *offsets, unsigned flags, cl_mem *out_keys, size_t *out_offsets)
+clwarp_group_sort_keys(clwarp_group *g, clwarp_type type, const cl_mem *keys, cl_mem *out_keys,
+		       size_t *out_offsets, const size_t *offsets, unsigned flags)
 {
 	struct sort_job j = { .g = g, .fn = "clwarp_group_sort_keys", .key_type = type,
 			      .value_type = -1, .flags = flags, .keys = keys, .offsets = offsets,
@@ -512,9 +512,9 @@ clwarp_group_sort_keys(clwarp_group *g, clwarp_type type, const cl_mem *keys,
 }
 
 CLWARP_EXPORT clwarp_status
-clwarp_group_sort_pairs(clwarp_group *g, clwarp_type key_type, const cl_mem *keys,
-			clwarp_type value_type, const cl_mem *values, const size_t *offsets,
-			unsigned flags, cl_mem *out_keys, cl_mem *out_values, size_t *out_offsets)
+clwarp_group_sort_pairs(clwarp_group *g, clwarp_type key_type, clwarp_type value_type,
+			const cl_mem *keys, const cl_mem *values, cl_mem *out_keys, cl_mem *out_values,
+			size_t *out_offsets, const size_t *offsets, unsigned flags)
 {
 	struct sort_job j = { .g = g, .fn = "clwarp_group_sort_pairs", .key_type = key_type,
 			      .value_type = (int)value_type, .flags = flags, .keys = keys,

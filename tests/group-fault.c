@@ -77,11 +77,11 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (clwarp_group_split(g, N, 1, offsets) != CLWARP_OK ||
-	    clwarp_group_scatter(g, host, sizeof(cl_int), offsets, in) != CLWARP_OK)
+	    clwarp_group_scatter(g, host, in, offsets, sizeof(cl_int)) != CLWARP_OK)
 		return fail("setting up");
 	start = time(NULL);
 	while (time(NULL) - start < SECONDS) {
-		s = clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, &result32);
+		s = clwarp_group_reduce(g, CLWARP_TYPE_INT, in, &result32, offsets, CLWARP_OP_ADD);
 		if (s != CLWARP_OK)
 			break;
 		calls++;
@@ -123,7 +123,7 @@ main(int argc, char **argv)
 	if (clwarp_buffer_new(e, CL_MEM_READ_WRITE, N * sizeof(cl_int), host, &whole) != CLWARP_OK)
 		return fail("a buffer on a live device");
 	alive[keep] = whole;
-	s = clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, alive, moved, &result32);
+	s = clwarp_group_reduce(g, CLWARP_TYPE_INT, alive, &result32, moved, CLWARP_OP_ADD);
 	if (s != CLWARP_OK)
 		return fail("a group reduce on the live device");
 	if (result32 != (cl_int)want) {

@@ -181,14 +181,15 @@ START_TEST(test_reduce_scan)
 				char what[128];
 
 				make_split(g, n, split, offsets);
-				ck_assert_clwarp_ok(clwarp_group_scatter(g, host, size, offsets, in));
+				ck_assert_clwarp_ok(clwarp_group_scatter(g, host, in, offsets, size));
 				/* Reduce. */
 				host_identity(type, op, acc);
 				for (size_t i = 0; i < n; i++) {
 					host_combine(type, op, acc, host, i);
 					abs_sum += fabsl(value_at(type, host, i));
 				}
-				ck_assert_clwarp_ok(clwarp_group_reduce(g, type, op, in, offsets, result));
+				ck_assert_clwarp_ok(clwarp_group_reduce(g, type, in, result,
+									offsets, op));
 				snprintf(what, sizeof(what), "reduce type %d op %d n %zu split %d", (int)type, op, n, split);
 				check_value(type, result, 0, acc, abs_sum, n, what);
 				/* Scans: inclusive out of place, exclusive in place. */
@@ -203,8 +204,11 @@ START_TEST(test_reduce_scan)
 						ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
 						dst = out;
 					}
-					ck_assert_clwarp_ok(clwarp_group_scan(g, type, op, inclusive, in, dst, offsets));
-					ck_assert_clwarp_ok(clwarp_group_gather(g, dst, size, offsets, got));
+					ck_assert_clwarp_ok(clwarp_group_scan(g, type, in, dst,
+									      offsets, op,
+									      (inclusive ? CLWARP_SCAN_INCLUSIVE : 0)));
+					ck_assert_clwarp_ok(clwarp_group_gather(g, dst, got,
+							offsets, size));
 					host_identity(type, op, acc);
 					abs_sum = 0;
 					for (size_t i = 0; i < n; i++) {
@@ -218,9 +222,9 @@ START_TEST(test_reduce_scan)
 							host_combine(type, op, acc, host, i);
 					}
 					if (inclusive)
-						clwarp_group_release_buffers(g, out);
+						clwarp_group_buffers_free(g, out);
 				}
-				clwarp_group_release_buffers(g, in);
+				clwarp_group_buffers_free(g, in);
 			}
 			free(host);
 			free(got);
@@ -245,15 +249,15 @@ START_TEST(test_compact)
 		make_split(g, n, split, offsets);
 		for (size_t d = 0; d < count; d++)
 			bytes[d] = (offsets[d + 1] - offsets[d]) * sizeof(cl_int);
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, sizeof(cl_int), offsets, in));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, in, offsets, sizeof(cl_int)));
 		ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
-		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_INT, "x > 100 || (x & 7) == 3", in,
-							 offsets, out, out_offsets));
+		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_INT, in, out, out_offsets,
+							 offsets, "x > 100 || (x & 7) == 3"));
 		ck_assert_uint_eq(out_offsets[0], 0);
 		/* Each device's part is read to its place in the whole result. */
 		for (size_t d = 0; d < count; d++)
 			ck_assert_uint_le(out_offsets[d + 1] - out_offsets[d], offsets[d + 1] - offsets[d]);
-		ck_assert_clwarp_ok(clwarp_group_gather(g, out, sizeof(cl_int), out_offsets, got));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, out, got, out_offsets, sizeof(cl_int)));
 		for (size_t i = 0; i < n; i++) {
 			cl_int x = host[i];
 
@@ -265,8 +269,8 @@ START_TEST(test_compact)
 			}
 		}
 		ck_assert_uint_eq(k, out_offsets[count]);
-		clwarp_group_release_buffers(g, in);
-		clwarp_group_release_buffers(g, out);
+		clwarp_group_buffers_free(g, in);
+		clwarp_group_buffers_free(g, out);
 	}
 	/* uchar elements (one byte each, 16 to a vector), split by the weights. */
 	{
@@ -278,11 +282,11 @@ START_TEST(test_compact)
 		make_split(g, n, 0, offsets);
 		for (size_t d = 0; d < count; d++)
 			bytes[d] = offsets[d + 1] - offsets[d];
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, bytes_in, 1, offsets, in));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, bytes_in, in, offsets, 1));
 		ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
-		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_UCHAR, "x > 200", in, offsets, out,
-							 out_offsets));
-		ck_assert_clwarp_ok(clwarp_group_gather(g, out, 1, out_offsets, bytes_got));
+		ck_assert_clwarp_ok(clwarp_group_compact(g, CLWARP_TYPE_UCHAR, in, out, out_offsets,
+							 offsets, "x > 200"));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, out, bytes_got, out_offsets, 1));
 		for (size_t i = 0; i < n; i++) {
 			if (bytes_in[i] > 200) {
 				ck_assert_msg(k < out_offsets[count] && bytes_got[k] == bytes_in[i],
@@ -292,8 +296,8 @@ START_TEST(test_compact)
 			}
 		}
 		ck_assert_uint_eq(k, out_offsets[count]);
-		clwarp_group_release_buffers(g, in);
-		clwarp_group_release_buffers(g, out);
+		clwarp_group_buffers_free(g, in);
+		clwarp_group_buffers_free(g, out);
 	}
 	free(host);
 	free(got);
@@ -321,12 +325,12 @@ START_TEST(test_rows)
 			offsets[d] = row_offsets[d] * len;
 		/* Segmented reduce (max): one value per row, rows in place on
 		 * their devices. */
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, sizeof(cl_int), offsets, in));
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, sizeof(cl_int), offsets, out));
-		ck_assert_clwarp_ok(clwarp_group_segmented_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_MAX, in,
-								  row_offsets, len, out));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, in, offsets, sizeof(cl_int)));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, host, out, offsets, sizeof(cl_int)));
+		ck_assert_clwarp_ok(clwarp_group_segmented_reduce(g, CLWARP_TYPE_INT, in, out,
+								  row_offsets, len, CLWARP_OP_MAX));
 		memcpy(reduced, row_offsets, sizeof(reduced));
-		ck_assert_clwarp_ok(clwarp_group_gather(g, out, sizeof(cl_int), reduced, got));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, out, got, reduced, sizeof(cl_int)));
 		for (size_t r = 0; r < rows; r++) {
 			cl_int m = INT32_MIN;
 
@@ -335,9 +339,9 @@ START_TEST(test_rows)
 			ck_assert_msg(got[r] == m, "row %zu of %zu: max %d, expected %d", r, len, got[r], m);
 		}
 		/* Segmented scan (add, exclusive), in place. */
-		ck_assert_clwarp_ok(clwarp_group_segmented_scan(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, 0, in,
-								row_offsets, len, in));
-		ck_assert_clwarp_ok(clwarp_group_gather(g, in, sizeof(cl_int), offsets, got));
+		ck_assert_clwarp_ok(clwarp_group_segmented_scan(g, CLWARP_TYPE_INT, in, in,
+								row_offsets, len, CLWARP_OP_ADD, 0));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, in, got, offsets, sizeof(cl_int)));
 		for (size_t r = 0; r < rows; r++) {
 			cl_int sum = 0;
 
@@ -347,12 +351,12 @@ START_TEST(test_rows)
 				sum += host[r * len + j];
 			}
 		}
-		clwarp_group_release_buffers(g, in);
-		clwarp_group_release_buffers(g, out);
+		clwarp_group_buffers_free(g, in);
+		clwarp_group_buffers_free(g, out);
 		/* Softmax of float rows. */
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, fhost, sizeof(cl_float), offsets, in));
-		ck_assert_clwarp_ok(clwarp_group_softmax_rows(g, in, row_offsets, len, in));
-		ck_assert_clwarp_ok(clwarp_group_gather(g, in, sizeof(cl_float), offsets, fgot));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, fhost, in, offsets, sizeof(cl_float)));
+		ck_assert_clwarp_ok(clwarp_group_softmax_rows(g, in, in, row_offsets, len));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, in, fgot, offsets, sizeof(cl_float)));
 		for (size_t r = 0; r < rows; r++) {
 			double m = -INFINITY, sum = 0;
 
@@ -368,7 +372,7 @@ START_TEST(test_rows)
 					      (double)fgot[r * len + j], want);
 			}
 		}
-		clwarp_group_release_buffers(g, in);
+		clwarp_group_buffers_free(g, in);
 		free(host);
 		free(got);
 		free(fhost);
@@ -387,37 +391,41 @@ START_TEST(test_errors)
 	cl_int host[256] = { 0 }, result;
 
 	ck_assert_clwarp_ok(clwarp_group_split(g, 256, 1, offsets));
-	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, sizeof(cl_int), offsets, in));
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, in, offsets, sizeof(cl_int)));
 	/* Device 1's buffer given to device 0: the message names device 0 and
 	 * the buffer's context. */
 	for (size_t d = 0; d < count; d++)
 		swapped[d] = in[(d + 1) % count];
-	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, swapped, offsets, &result),
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, swapped, &result, offsets,
+					 CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "device 0 (");
 	/* A buffer too small for its slice. */
 	offsets[count] = 100000;
-	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, &result),
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, in, &result, offsets, CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "holds");
 	ck_assert_clwarp_ok(clwarp_group_split(g, 256, 1, offsets));
-	expect_error(clwarp_group_reduce(g, (clwarp_type)99, CLWARP_OP_ADD, in, offsets, &result),
+	expect_error(clwarp_group_reduce(g, (clwarp_type)99, in, &result, offsets, CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "unknown element type");
-	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, NULL),
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, in, NULL, offsets, CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "NULL result");
 	/* 1- and 2-byte types: refused by the calls that combine elements. */
-	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_UCHAR, CLWARP_OP_ADD, in, offsets, &result),
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_UCHAR, in, &result, offsets, CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_reduce: uchar elements are not supported");
-	expect_error(clwarp_group_scan(g, CLWARP_TYPE_SHORT, CLWARP_OP_MAX, 1, in, in, offsets),
+	expect_error(clwarp_group_scan(g, CLWARP_TYPE_SHORT, in, in, offsets, CLWARP_OP_MAX,
+				       CLWARP_SCAN_INCLUSIVE),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "clwarp_group_scan: short elements are not supported");
-	expect_error(clwarp_group_segmented_reduce(g, CLWARP_TYPE_CHAR, CLWARP_OP_MIN, in, offsets, 1, in),
+	expect_error(clwarp_group_segmented_reduce(g, CLWARP_TYPE_CHAR, in, in, offsets, 1,
+						   CLWARP_OP_MIN),
 		     CLWARP_ERROR_INVALID_ARGUMENT,
 		     "clwarp_group_segmented_reduce: char elements are not supported");
-	expect_error(clwarp_group_segmented_scan(g, CLWARP_TYPE_USHORT, CLWARP_OP_ADD, 0, in, offsets, 1,
-						 in),
+	expect_error(clwarp_group_segmented_scan(g, CLWARP_TYPE_USHORT, in, in, offsets, 1,
+						 CLWARP_OP_ADD, 0),
 		     CLWARP_ERROR_INVALID_ARGUMENT,
 		     "clwarp_group_segmented_scan: ushort elements are not supported");
-	expect_error(clwarp_group_scan(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, 1, in, NULL, offsets),
+	expect_error(clwarp_group_scan(g, CLWARP_TYPE_INT, in, NULL, offsets, CLWARP_OP_ADD,
+				       CLWARP_SCAN_INCLUSIVE),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "NULL");
-	expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, "x >", in, offsets, in, out_offsets),
+	expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, in, in, out_offsets, offsets, "x >"),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "must be different buffers");
 	{
 		size_t bytes[CLWARP_GROUP_MAX_DEVICES];
@@ -426,20 +434,22 @@ START_TEST(test_errors)
 		for (size_t d = 0; d < count; d++)
 			bytes[d] = sizeof(host);
 		ck_assert_clwarp_ok(clwarp_group_buffers_new(g, CL_MEM_READ_WRITE, bytes, out));
-		expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, "x >", in, offsets, out, out_offsets),
+		expect_error(clwarp_group_compact(g, CLWARP_TYPE_INT, in, out, out_offsets, offsets,
+						  "x >"),
 			     CLWARP_ERROR_BUILD, "device 0 (");
-		clwarp_group_release_buffers(g, out);
+		clwarp_group_buffers_free(g, out);
 	}
 	offsets[0] = 1;
-	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, &result),
+	expect_error(clwarp_group_reduce(g, CLWARP_TYPE_INT, in, &result, offsets, CLWARP_OP_ADD),
 		     CLWARP_ERROR_INVALID_ARGUMENT, "offsets[0] is 1");
-	expect_error(clwarp_group_scatter(g, host, 0, offsets, swapped), CLWARP_ERROR_INVALID_ARGUMENT,
+	expect_error(clwarp_group_scatter(g, host, swapped, offsets, 0), CLWARP_ERROR_INVALID_ARGUMENT,
 		     "offsets[0]");
 	/* Every engine is still usable after the errors. */
 	ck_assert_clwarp_ok(clwarp_group_split(g, 256, 1, offsets));
-	ck_assert_clwarp_ok(clwarp_group_reduce(g, CLWARP_TYPE_INT, CLWARP_OP_ADD, in, offsets, &result));
+	ck_assert_clwarp_ok(clwarp_group_reduce(g, CLWARP_TYPE_INT, in, &result, offsets,
+						CLWARP_OP_ADD));
 	ck_assert_int_eq(result, 0);
-	clwarp_group_release_buffers(g, in);
+	clwarp_group_buffers_free(g, in);
 	clwarp_group_free(g);
 }
 END_TEST

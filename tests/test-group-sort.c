@@ -59,18 +59,19 @@ check_group_sort(clwarp_group *g, clwarp_type t, int value_type, size_t n, enum 
 	ck_assert_clwarp_ok(clwarp_group_split(g, n, 1, offsets));
 	for (size_t i = 1; i < count && split; i++)
 		offsets[i] = split == 1 ? n : 0;
-	ck_assert_clwarp_ok(clwarp_group_scatter(g, keys, ks, offsets, kin));
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, keys, kin, offsets, ks));
 	if (vs) {
-		ck_assert_clwarp_ok(clwarp_group_scatter(g, values, vs, offsets, vin));
-		ck_assert_clwarp_ok(clwarp_group_sort_pairs(g, t, kin, (clwarp_type)value_type, vin, offsets,
-							    flags, kout, vout, out_offsets));
-		ck_assert_clwarp_ok(clwarp_group_gather(g, vout, vs, out_offsets, got_v));
+		ck_assert_clwarp_ok(clwarp_group_scatter(g, values, vin, offsets, vs));
+		ck_assert_clwarp_ok(clwarp_group_sort_pairs(g, t, (clwarp_type)value_type, kin, vin,
+							    kout, vout, out_offsets, offsets, flags));
+		ck_assert_clwarp_ok(clwarp_group_gather(g, vout, got_v, out_offsets, vs));
 	} else {
-		ck_assert_clwarp_ok(clwarp_group_sort_keys(g, t, kin, offsets, flags, kout, out_offsets));
+		ck_assert_clwarp_ok(clwarp_group_sort_keys(g, t, kin, kout, out_offsets, offsets,
+							   flags));
 	}
 	ck_assert_uint_eq(out_offsets[0], 0);
 	ck_assert_uint_eq(out_offsets[count], n);
-	ck_assert_clwarp_ok(clwarp_group_gather(g, kout, ks, out_offsets, got_k));
+	ck_assert_clwarp_ok(clwarp_group_gather(g, kout, got_k, out_offsets, ks));
 
 	ref_order(t, descending, bits);
 	qsort(ref, n, sizeof(*ref), ref_compare);
@@ -98,11 +99,11 @@ check_group_sort(clwarp_group *g, clwarp_type t, int value_type, size_t n, enum 
 				      part, n);
 		}
 	}
-	clwarp_group_release_buffers(g, kin);
-	clwarp_group_release_buffers(g, kout);
+	clwarp_group_buffers_free(g, kin);
+	clwarp_group_buffers_free(g, kout);
 	if (vs) {
-		clwarp_group_release_buffers(g, vin);
-		clwarp_group_release_buffers(g, vout);
+		clwarp_group_buffers_free(g, vin);
+		clwarp_group_buffers_free(g, vout);
 	}
 	free(keys);
 	free(values);
@@ -171,28 +172,31 @@ START_TEST(test_group_sort_errors)
 	cl_uint host[100] = { 0 };
 
 	ck_assert_clwarp_ok(clwarp_group_split(g, 100, 1, offsets));
-	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, 4, offsets, in));
-	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, offsets, 0x80, out, out_offsets),
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, in, offsets, 4));
+	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, out, out_offsets, offsets,
+						0x80),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_msg(strstr(clwarp_last_error(), "unknown flags"), "%s", clwarp_last_error());
-	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, offsets, CLWARP_SORT_BITS(8, 40),
-						out, out_offsets),
+	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, out, out_offsets, offsets,
+						CLWARP_SORT_BITS(8, 40)),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
-	ck_assert_int_eq(clwarp_group_sort_pairs(g, CLWARP_TYPE_UINT, in, (clwarp_type)42, in, offsets, 0,
-						 out, out, out_offsets),
+	ck_assert_int_eq(clwarp_group_sort_pairs(g, CLWARP_TYPE_UINT, (clwarp_type)42, in, in, out,
+						 out, out_offsets, offsets, 0),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	for (size_t d = 0; d < count; d++)
 		swapped[d] = in[(d + 1) % count];
-	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, swapped, offsets, 0, out, out_offsets),
+	ck_assert_int_eq(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, swapped, out, out_offsets,
+						offsets, 0),
 			 CLWARP_ERROR_INVALID_ARGUMENT);
 	ck_assert_msg(strstr(clwarp_last_error(), "device 0 ("), "%s", clwarp_last_error());
 	for (size_t d = 0; d < count; d++)
 		ck_assert_ptr_null(out[d]);
 	/* Still usable. */
-	ck_assert_clwarp_ok(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, offsets, 0, out, out_offsets));
+	ck_assert_clwarp_ok(clwarp_group_sort_keys(g, CLWARP_TYPE_UINT, in, out, out_offsets,
+						   offsets, 0));
 	ck_assert_uint_eq(out_offsets[count], 100);
-	clwarp_group_release_buffers(g, out);
-	clwarp_group_release_buffers(g, in);
+	clwarp_group_buffers_free(g, out);
+	clwarp_group_buffers_free(g, in);
 	clwarp_group_free(g);
 }
 END_TEST

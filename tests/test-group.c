@@ -130,7 +130,7 @@ START_TEST(test_launch)
 	uint32_t state = 12345;
 	unsigned w;
 	clwarp_backend b;
-	char *log = NULL;
+	clwarp_build_info info;
 
 	for (size_t i = 0; i < count; i++)
 		weights[i] = (double)(i + 1);
@@ -138,8 +138,20 @@ START_TEST(test_launch)
 	ck_assert_clwarp_ok(clwarp_group_split(g, n, local, offsets));
 	for (size_t i = 0; i < n; i++)
 		host[i] = (int)(next_random(&state) % 1000) - 500;
-	ck_assert_clwarp_ok(clwarp_group_build_source(g, kernels_text, "group.cl", NULL, &p, &log));
-	ck_assert_ptr_null(log);
+	ck_assert_clwarp_ok(clwarp_group_program_build_source(g, kernels_text, "group.cl", NULL, &p,
+							      &info));
+	ck_assert_ptr_null(info.log);
+	ck_assert_int_eq(info.cl_error, CL_SUCCESS);
+	ck_assert_msg(info.milliseconds > 0.0, "%g ms", info.milliseconds);
+	/* The same build again: every device answers from memory. */
+	{
+		clwarp_group_program *again = NULL;
+
+		ck_assert_clwarp_ok(clwarp_group_program_build_source(g, kernels_text, "group.cl", NULL,
+								      &again, &info));
+		ck_assert_int_eq(info.source, CLWARP_BUILD_MEMORY_HIT);
+		ck_assert_ptr_null(info.log);
+	}
 	ck_assert_clwarp_ok(clwarp_group_kernel_new(p, "twice_plus_index", &k));
 	ck_assert_ptr_nonnull(clwarp_group_program_device(p, count - 1));
 	ck_assert_ptr_null(clwarp_group_program_device(p, count));
@@ -157,12 +169,12 @@ START_TEST(test_launch)
 				want[j] = host[j] * 2 + (int)j + add + (j == i ? sum : 0);
 		}
 	}
-	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, sizeof(int), offsets, buffers));
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, buffers, offsets, sizeof(int)));
 	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_buffers(k, 0, buffers));
 	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_scalar(k, 1, sizeof(add), &add));
 	ck_assert_clwarp_ok(clwarp_group_launch(k, offsets, local));
 	memset(host, 0, n * sizeof(int));
-	ck_assert_clwarp_ok(clwarp_group_gather(g, buffers, sizeof(int), offsets, host));
+	ck_assert_clwarp_ok(clwarp_group_gather(g, buffers, host, offsets, sizeof(int)));
 	for (size_t i = 0; i < n; i++)
 		ck_assert_msg(host[i] == want[i], "element %zu: %d, expected %d", i, host[i], want[i]);
 
@@ -181,15 +193,26 @@ START_TEST(test_launch)
 			     CLWARP_ERROR_KERNEL_NOT_FOUND, "device 0 (");
 		ck_assert_ptr_null(missing);
 	}
-	/* A build error names the device and keeps its log. */
-	expect_error(clwarp_group_build_source(g, "__kernel void broken(global int *x) { x[0] = y; }",
-					       "broken.cl", NULL, &p, &log),
+	/* A build error names the device and keeps every device's log, each
+	 * after a line naming its device. */
+	expect_error(clwarp_group_program_build_source(g, "__kernel void broken(global int *x) { x[0] = y; }",
+						       "broken.cl", NULL, &p, &info),
 		     CLWARP_ERROR_BUILD, "device 0 (");
-	ck_assert_ptr_nonnull(log);
-	ck_assert_msg(strstr(log, "broken.cl"), "log: %s", log);
-	free(log);
+	ck_assert_ptr_nonnull(info.log);
+	ck_assert_int_eq(info.source, CLWARP_BUILD_COMPILED);
+	ck_assert_int_eq(info.cl_error, CL_BUILD_PROGRAM_FAILURE);
+	for (size_t d = 0; d < count; d++) {
+		char head[256];
+		const char *name = clwarp_engine_device_info(clwarp_group_engine(g, d))->name;
+
+		snprintf(head, sizeof(head), "device %zu (%s):\n", d, name);
+		ck_assert_msg(strstr(info.log, head), "log lacks \"%s\": %s", head, info.log);
+	}
+	ck_assert_msg(strstr(info.log, "broken.cl"), "log: %s", info.log);
+	clwarp_build_info_free(&info);
+	clwarp_build_info_free(NULL);
 	clwarp_group_kernel_free(k);
-	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_buffers_free(g, buffers);
 	free(host);
 	free(want);
 	clwarp_group_free(g);
@@ -219,7 +242,7 @@ START_TEST(test_timeout)
 
 	expect_error(clwarp_group_set_timeout(g, -1.0), CLWARP_ERROR_INVALID_ARGUMENT, "0 (none) or positive");
 	expect_error(clwarp_group_set_timeout(g, NAN), CLWARP_ERROR_INVALID_ARGUMENT, "0 (none) or positive");
-	ck_assert_clwarp_ok(clwarp_group_build_source(g, spin, "spin.cl", NULL, &p, NULL));
+	ck_assert_clwarp_ok(clwarp_group_program_build_source(g, spin, "spin.cl", NULL, &p, NULL));
 	ck_assert_clwarp_ok(clwarp_group_kernel_new(p, "spin", &k));
 	for (size_t d = 0; d < count; d++)
 		bytes[d] = 65 * sizeof(cl_uint);
@@ -241,7 +264,7 @@ START_TEST(test_timeout)
 	ck_assert_clwarp_ok(clwarp_group_kernel_set_arg_scalar(k, 1, sizeof(n), &n));
 	ck_assert_clwarp_ok(clwarp_group_launch(k, offsets, 0));
 	clwarp_group_kernel_free(k);
-	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_buffers_free(g, buffers);
 	clwarp_group_free(g);
 	/* The variable that sets the default. */
 	setenv("CLWARP_GROUP_TIMEOUT", "soon", 1);

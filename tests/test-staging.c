@@ -544,15 +544,15 @@ START_TEST(test_group)
 	for (size_t i = 0; i < n; i++)
 		host[i] = (uint32_t)i * 40503u ^ 0xc0ffeeu;
 	before = atomic_load(&staged_copies);
-	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, 4, offsets, buffers));
+	ck_assert_clwarp_ok(clwarp_group_scatter(g, host, buffers, offsets, 4));
 	memset(back, 0, n * 4);
-	ck_assert_clwarp_ok(clwarp_group_gather(g, buffers, 4, offsets, back));
+	ck_assert_clwarp_ok(clwarp_group_gather(g, buffers, back, offsets, 4));
 	for (size_t i = 0; i < n; i++)
 		ck_assert_msg(back[i] == host[i], "%s: element %zu is %u, expected %u", knobs[_i], i, back[i],
 			      host[i]);
 	/* Both ways, every device with a slice. */
 	ck_assert_uint_eq(atomic_load(&staged_copies) - before, 2 * (count > 1 ? count - 1 : 1));
-	clwarp_group_release_buffers(g, buffers);
+	clwarp_group_buffers_free(g, buffers);
 	clwarp_group_free(g);
 	free(host);
 	free(back);

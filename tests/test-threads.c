@@ -49,18 +49,8 @@ static const char own_source_fmt[] =
 	"#include \"common.h\"\n#define TID %d\n"
 	"kernel void own_t%d(global int *io) { size_t i = get_global_id(0); io[i] = MIX(io[i]) + TID; }\n";
 
-/* One round of one thread: its data and objects, released by round_free(). */
-struct round {
-	int number;
-	size_t n;
-	int *in, *out, *want;
-	cl_mem bin, bout, bres;
-	clwarp_program *shared, *own, *file, *own_file;
-	clwarp_kernel *scale, *wsum, *own_k, *fk, *fk_own;
-};
-
-static bool __attribute__((format(printf, 2, 3)))
-give_up(struct worker *t, const char *fmt, ...)
+bool
+threads_give_up(struct worker *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -73,24 +63,8 @@ give_up(struct worker *t, const char *fmt, ...)
 	return false;
 }
 
-/* No ck_assert in the threads (Check's no-fork mode longjmps): a thread
- * records the first failure and stops; the main thread reports it. */
-#define CALL(t, expr)                                                                     \
-	do {                                                                              \
-		clwarp_status s_ = (expr);                                                \
-		if (s_ != CLWARP_OK)                                                      \
-			return give_up((t), "line %d: %s: %s (%s)", __LINE__, #expr,      \
-				       clwarp_status_name(s_), clwarp_last_error());    \
-	} while (0)
-#define CHECK(t, cond, ...)                                                               \
-	do {                                                                              \
-		if (!(cond))                                                              \
-			return give_up((t), __VA_ARGS__);                                 \
-	} while (0)
-
-/* r->out against r->want, element by element. */
-static bool
-same(struct worker *t, const struct round *r, const char *what, size_t n)
+bool
+threads_same(struct worker *t, const struct round *r, const char *what, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		CHECK(t, r->out[i] == r->want[i], "round %d: %s[%zu] = %d, want %d", r->number, what,
@@ -218,7 +192,7 @@ launches(struct worker *t, struct round *r)
 	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
 	for (size_t i = 0; i < n; i++)
 		r->want[i] = r->in[i] * k + add;
-	if (!same(t, r, "scale", n))
+	if (!threads_same(t, r, "scale", n))
 		return false;
 
 	/* wsum: warp sums, with an event. */
@@ -235,7 +209,7 @@ launches(struct worker *t, struct round *r)
 			r->want[i] += r->in[j];
 		r->want[i] = r->want[i] * 1000 + add;
 	}
-	if (!same(t, r, "wsum", n))
+	if (!threads_same(t, r, "wsum", n))
 		return false;
 
 	/* own_tN: in place, enqueued twice (without and with a local size), then a blocking read. */
@@ -246,7 +220,7 @@ launches(struct worker *t, struct round *r)
 	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
 	for (size_t i = 0; i < n; i++)
 		r->want[i] = (r->in[i] * 5 - 3 + t->id) * 5 - 3 + t->id;
-	if (!same(t, r, "own", n))
+	if (!threads_same(t, r, "own", n))
 		return false;
 
 	/* The two file builds, one after the other, blocking. */
@@ -260,66 +234,7 @@ launches(struct worker *t, struct round *r)
 		r->want[i] = (r->in[i] * 5 - 3 + 17) * 5 - 3 - 100 * t->id;
 	t->n[LAUNCHES] += 6;
 	t->n[TRANSFERS] += 5;
-	return same(t, r, "fk_own(fk)", n);
-}
-
-static int
-cmp_unsigned(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* reduce, scan and sort of a few hundred elements. */
-static bool
-algorithms(struct worker *t, struct round *r)
-{
-	clwarp_op op = (clwarp_op)((t->id + r->number) % 3);
-	int inclusive = (t->id + r->number) % 2, got = 0, want, acc = 0;
-	bool descending = t->id % 2;
-	size_t n = r->n - 1 - (size_t)(7 * t->id + r->number) % 200;
-	unsigned seed = 1000u * (unsigned)t->id + (unsigned)r->number;
-
-	CALL(t, clwarp_reduce(t->engine, CLWARP_TYPE_INT, r->bin, r->bres, n, op, NULL));
-	CALL(t, clwarp_buffer_read(t->engine, r->bres, 0, sizeof(got), &got));
-	want = r->in[0];
-	for (size_t i = 1; i < n; i++)
-		want = op == CLWARP_OP_ADD ? want + r->in[i]
-		       : op == CLWARP_OP_MIN ? (r->in[i] < want ? r->in[i] : want)
-					     : (r->in[i] > want ? r->in[i] : want);
-	CHECK(t, got == want, "round %d: reduce (op %d) of %zu = %d, want %d", r->number, (int)op,
-	      n, got, want);
-
-	CALL(t, clwarp_scan(t->engine, CLWARP_TYPE_INT, r->bin, r->bout, n, CLWARP_OP_ADD,
-			    inclusive ? CLWARP_SCAN_INCLUSIVE : 0, NULL));
-	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
-	for (size_t i = 0; i < n; i++) {
-		r->want[i] = inclusive ? acc + r->in[i] : acc;
-		acc += r->in[i];
-	}
-	if (!same(t, r, inclusive ? "inclusive scan" : "exclusive scan", n))
-		return false;
-
-	/* Pseudo-random uints, a third of them small; sorted on the host as unsigned. */
-	for (size_t i = 0; i < n; i++) {
-		seed = seed * 1664525u + 1013904223u;
-		r->want[i] = (int)(seed >> (i % 3 ? 0 : 20));
-	}
-	CALL(t, clwarp_buffer_write(t->engine, r->bout, 0, n * sizeof(int), r->want));
-	CALL(t, clwarp_sort_keys(t->engine, CLWARP_TYPE_UINT, r->bout, n,
-				 descending ? CLWARP_SORT_DESCENDING : 0, NULL));
-	CALL(t, clwarp_buffer_read(t->engine, r->bout, 0, n * sizeof(int), r->out));
-	qsort(r->want, n, sizeof(int), cmp_unsigned);
-	for (size_t i = 0; descending && i < n / 2; i++) {
-		int x = r->want[i];
-
-		r->want[i] = r->want[n - 1 - i];
-		r->want[n - 1 - i] = x;
-	}
-	t->n[ALGORITHMS] += 3;
-	t->n[TRANSFERS] += 4;
-	return same(t, r, descending ? "descending sort" : "ascending sort", n);
+	return threads_same(t, r, "fk_own(fk)", n);
 }
 
 static void
@@ -445,7 +360,7 @@ worker_main(void *arg)
 		struct round r = { .number = round, .n = 64 * (size_t)(12 + (t->id + round) % 4) };
 		struct own_error e = { 0 };
 		bool mine = t->ok && renew_engine(t, round) && queries(t) && setup(t, &r) &&
-			    launches(t, &r) && algorithms(t, &r);
+			    launches(t, &r) && threads_algorithms(t, &r);
 
 		round_free(&r);
 		mine = mine && set_own_error(t, round, &e);
@@ -603,21 +518,64 @@ threads_case_report(const struct threads_case *c, const char *what, const struct
 	       sum[ERRORS]);
 }
 
+/* The engine's log handler: libclwarp calls it from whichever thread logs,
+ * several at once, so it takes its own lock. Every message must arrive
+ * whole, and from more than one thread. */
+struct log_seen {
+	pthread_mutex_t lock;
+	unsigned long messages, bad;
+	pthread_t threads[MAX_THREADS + 1];
+	size_t nthreads;
+};
+
+static void
+count_log(clwarp_log_level level, const char *message, void *user_data)
+{
+	struct log_seen *seen = user_data;
+	bool known = false;
+
+	pthread_mutex_lock(&seen->lock);
+	seen->messages++;
+	if (level < CLWARP_LOG_ERROR || level > CLWARP_LOG_DEBUG || !message || !*message ||
+	    strlen(message) >= 4096)
+		seen->bad++;
+	for (size_t i = 0; i < seen->nthreads && !known; i++)
+		known = pthread_equal(seen->threads[i], pthread_self());
+	if (!known && seen->nthreads < MAX_THREADS + 1)
+		seen->threads[seen->nthreads++] = pthread_self();
+	pthread_mutex_unlock(&seen->lock);
+}
+
 START_TEST(test_threads_one_engine)
 {
 	struct threads_case c;
 	struct worker workers[MAX_THREADS];
+	struct log_seen seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	clwarp_engine_options o;
 	clwarp_backend backend;
 	unsigned warp = 0;
 
 	threads_case_setup(&c);
 	if (c.engine) {
+		/* The shared engine logs every build (debug) to count_log. */
+		clwarp_engine_free(c.engine);
+		c.engine = NULL;
+		clwarp_engine_options_init(&o);
+		o.cache_dir = c.cache;
+		o.log_fn = count_log;
+		o.log_user_data = &seen;
+		o.log_level = CLWARP_LOG_DEBUG;
+		ck_assert_clwarp_ok(clwarp_engine_new(&o, &c.engine));
 		/* No call on the engine before the threads start: they race to resolve the backend. */
 		for (int i = 0; i < c.threads; i++)
 			workers[i] = (struct worker){ .engine = c.engine };
 		threads_case_run(&c, workers);
 		ck_assert_clwarp_ok(clwarp_engine_backend(c.engine, &backend, &warp));
 		threads_case_report(&c, "one engine", workers, backend, warp);
+		ck_assert_msg(seen.bad == 0, "%lu of %lu log messages were not whole", seen.bad,
+			      seen.messages);
+		ck_assert_msg(seen.messages >= (unsigned long)(c.threads * c.rounds) && seen.nthreads >= 2,
+			      "%lu log messages from %zu threads", seen.messages, seen.nthreads);
 	}
 	threads_case_teardown(&c);
 }

@@ -65,4 +65,38 @@ void threads_case_report(const struct threads_case *c, const char *what, const s
 
 void threads_engines_add(TCase *tc);
 
+/* One round of one thread: its data and objects, released by round_free(). */
+struct round {
+	int number;
+	size_t n;
+	int *in, *out, *want;
+	cl_mem bin, bout, bres;
+	clwarp_program *shared, *own, *file, *own_file;
+	clwarp_kernel *scale, *wsum, *own_k, *fk, *fk_own;
+};
+
+/* No ck_assert in the threads (Check's no-fork mode longjmps): a thread
+ * records its first failure and stops; the main thread reports it.
+ * threads_give_up records it (if it is the first) and returns false. */
+bool threads_give_up(struct worker *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define CALL(t, expr)                                                                     \
+	do {                                                                              \
+		clwarp_status s_ = (expr);                                                \
+		if (s_ != CLWARP_OK)                                                      \
+			return threads_give_up((t), "line %d: %s: %s (%s)", __LINE__, #expr, \
+					       clwarp_status_name(s_), clwarp_last_error()); \
+	} while (0)
+#define CHECK(t, cond, ...)                                                               \
+	do {                                                                              \
+		if (!(cond))                                                              \
+			return threads_give_up((t), __VA_ARGS__);                         \
+	} while (0)
+
+/* r->out against r->want, element by element. */
+bool threads_same(struct worker *t, const struct round *r, const char *what, size_t n);
+
+/* tests/test-threads-algorithms.c: the round's algorithm calls on the
+ * thread's engine, and host memory from it, every value checked. */
+bool threads_algorithms(struct worker *t, struct round *r);
+
 #endif
