@@ -258,6 +258,18 @@ clwarp_status algo_check_buffer(const char *fn, clwarp_engine *engine, cl_mem bu
 clwarp_status algo_check_distinct(const char *fn, const cl_mem *buffers, const char *const *names,
 				  unsigned count, unsigned inputs);
 clwarp_status algo_check_count_n(const char *fn, size_t n);
+
+/* One buffer a call needs: `bytes` 0 (nothing to read or write) skips it. */
+struct algo_need {
+	cl_mem mem;
+	const char *name;
+	size_t bytes;
+};
+#define ALGO_MAX_NEEDS 8
+clwarp_status algo_check_buffers(const char *fn, clwarp_engine *engine,
+				 const struct algo_need *need, unsigned count, unsigned inputs);
+clwarp_status algo_check_wide_call(const char *fn, clwarp_engine *engine, clwarp_type type,
+				   clwarp_op op);
 clwarp_status algo_check_flags(const char *fn, unsigned flags, unsigned known, const char *names);
 clwarp_status algo_check_wide_type(const char *fn, clwarp_type type);
 clwarp_status algo_select_call(const char *fn, enum algo_kind kind, clwarp_engine *engine,

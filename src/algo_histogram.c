@@ -207,17 +207,12 @@ histogram_check(const char *fn, clwarp_engine *engine, clwarp_type type, cl_mem 
 	}
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, n, algo_types[type].size, &bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, in, "in", bytes);
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, bins, sizeof(cl_uint), &counts_bytes);
-	if (status == CLWARP_OK)
-		status = algo_check_buffer(fn, engine, counts, "counts", counts_bytes);
-	if (status == CLWARP_OK && n > 0) {
-		const cl_mem buffers[] = { in, counts };
-		const char *const names[] = { "in", "counts" };
+	if (status == CLWARP_OK) {
+		const struct algo_need need[] = { { in, "in", bytes }, { counts, "counts", counts_bytes } };
 
-		status = algo_check_distinct(fn, buffers, names, 2, 1);
+		status = algo_check_buffers(fn, engine, need, 2, 1);
 	}
 	return status;
 }

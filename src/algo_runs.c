@@ -25,9 +25,6 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 {
 	struct algo_call c;
 	size_t key_bytes = 0, value_bytes = 0, vsize, tile, tiles = 0;
-	cl_mem used[RUNS_BUFFERS];
-	const char *used_names[RUNS_BUFFERS];
-	unsigned count = 0;
 	cl_uint epoch = 0;
 	clwarp_status status;
 
@@ -53,18 +50,18 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, n, vsize, &value_bytes);
 	/* With n == 0 only num_runs is written. */
-	for (unsigned i = 0; i < RUNS_BUFFERS && status == CLWARP_OK; i++) {
-		size_t need = i == RUNS_COUNT ? sizeof(cl_uint) :
-			      i == RUNS_KEYS || i == RUNS_UNIQUE ? key_bytes : value_bytes;
+	if (status == CLWARP_OK) {
+		struct algo_need need[RUNS_BUFFERS];
 
-		if ((i == RUNS_VALUES && value_type < 0) || (i != RUNS_COUNT && n == 0))
-			continue;
-		status = algo_check_buffer(fn, engine, buffers[i], names[i], need);
-		used[count] = buffers[i];
-		used_names[count++] = names[i];
+		for (unsigned i = 0; i < RUNS_BUFFERS; i++) {
+			need[i].mem = buffers[i];
+			need[i].name = names[i];
+			need[i].bytes = i == RUNS_COUNT ? sizeof(cl_uint) :
+					(i == RUNS_VALUES && value_type < 0) || n == 0 ? 0 :
+					i == RUNS_KEYS || i == RUNS_UNIQUE ? key_bytes : value_bytes;
+		}
+		status = algo_check_buffers(fn, engine, need, RUNS_BUFFERS, value_type >= 0 ? 2 : 1);
 	}
-	if (status == CLWARP_OK)
-		status = algo_check_distinct(fn, used, used_names, count, value_type >= 0 ? 2 : 1);
 	if (status != CLWARP_OK)
 		return status;
 

@@ -60,6 +60,16 @@ algo_check_wide_type(const char *fn, clwarp_type type)
 	return CLWARP_OK;
 }
 
+/* A call that combines elements with the warp layer's operations: the
+ * engine, the type and op, and a 4- or 8-byte type. */
+clwarp_status
+algo_check_wide_call(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op)
+{
+	clwarp_status status = algo_check_engine_type(fn, engine, type, op);
+
+	return status == CLWARP_OK ? algo_check_wide_type(fn, type) : status;
+}
+
 /* `count` elements of `size` bytes, or TOO_LARGE. */
 clwarp_status
 algo_checked_bytes(const char *fn, size_t count, size_t size, size_t *bytes)
@@ -113,6 +123,33 @@ algo_check_distinct(const char *fn, const cl_mem *buffers, const char *const *na
 		}
 	}
 	return CLWARP_OK;
+}
+
+/*
+ * The buffers of a call, each checked by algo_check_buffer() where it has
+ * bytes to hold; then, among those, the ones after the first `inputs` (the
+ * written ones) must be buffers of their own (algo_check_distinct()).
+ */
+clwarp_status
+algo_check_buffers(const char *fn, clwarp_engine *engine, const struct algo_need *need,
+		   unsigned count, unsigned inputs)
+{
+	cl_mem mems[ALGO_MAX_NEEDS];
+	const char *names[ALGO_MAX_NEEDS];
+	unsigned used = 0, read = 0;
+	clwarp_status status;
+
+	for (unsigned i = 0; i < count && i < ALGO_MAX_NEEDS; i++) {
+		if (!need[i].bytes)
+			continue;
+		status = algo_check_buffer(fn, engine, need[i].mem, need[i].name, need[i].bytes);
+		if (status != CLWARP_OK)
+			return status;
+		read += i < inputs;
+		mems[used] = need[i].mem;
+		names[used++] = need[i].name;
+	}
+	return algo_check_distinct(fn, mems, names, used, read);
 }
 
 /* The calls that count into a cl_uint: n below 2^32. */
@@ -191,17 +228,16 @@ algo_reduce(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op o
 	size_t bytes = 0, size, groups, per_group;
 	clwarp_status status;
 
-	status = algo_check_engine_type(fn, engine, type, op);
-	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, type);
+	status = algo_check_wide_call(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
 	status = algo_checked_bytes(fn, n, size, &bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, in, "in", bytes);
-	if (status == CLWARP_OK)
-		status = algo_check_buffer(fn, engine, result, "result", size);
+	if (status == CLWARP_OK) {
+		const struct algo_need need[] = { { in, "in", bytes }, { result, "result", size } };
+
+		status = algo_check_buffers(fn, engine, need, 2, 2);
+	}
 	if (status != CLWARP_OK)
 		return status;
 	status = algo_call_begin(&c, fn, engine, ALGO_REDUCE, type, op, 0, NULL, -1, n, event);
@@ -283,17 +319,17 @@ algo_scan(const char *fn, clwarp_engine *engine, clwarp_type type, clwarp_op op,
 	union algo_value neutral;
 	clwarp_status status;
 
-	status = algo_check_engine_type(fn, engine, type, op);
-	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, type);
+	status = algo_check_wide_call(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	size = algo_types[type].size;
 	status = algo_checked_bytes(fn, n, size, &bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, in, "in", bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, out, "out", bytes);
+	if (status == CLWARP_OK) {
+		/* out may be in: a scan in place. */
+		const struct algo_need need[] = { { in, "in", bytes }, { out, "out", bytes } };
+
+		status = algo_check_buffers(fn, engine, need, 2, 2);
+	}
 	if (status != CLWARP_OK)
 		return status;
 	status = algo_call_begin(&c, fn, engine, ALGO_SCAN, type, op, inclusive, NULL, -1, n, event);
@@ -345,17 +381,12 @@ select_call(const char *fn, enum algo_kind kind, bool in_order, clwarp_engine *e
 		return status;
 	size = algo_types[type].size;
 	status = algo_checked_bytes(fn, n, size, &bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, in, "in", bytes);
-	if (status == CLWARP_OK && n > 0)
-		status = algo_check_buffer(fn, engine, out, "out", bytes);
-	if (status == CLWARP_OK)
-		status = algo_check_buffer(fn, engine, count, count_name, sizeof(cl_uint));
-	if (status == CLWARP_OK && n > 0) {
-		const cl_mem buffers[] = { in, out, count };
-		const char *const names[] = { "in", "out", count_name };
+	if (status == CLWARP_OK) {
+		const struct algo_need need[] = { { in, "in", bytes },
+						  { out, "out", bytes },
+						  { count, count_name, sizeof(cl_uint) } };
 
-		status = algo_check_distinct(fn, buffers, names, 3, 1);
+		status = algo_check_buffers(fn, engine, need, 3, 1);
 	}
 	if (status != CLWARP_OK)
 		return status;
@@ -441,9 +472,7 @@ algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 	size_t elements = 0, in_bytes = 0, out_bytes = 0, size;
 	clwarp_status status;
 
-	status = algo_check_engine_type(fn, engine, type, op);
-	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, type);
+	status = algo_check_wide_call(fn, engine, type, op);
 	if (status != CLWARP_OK)
 		return status;
 	if (row_length > INT32_MAX)
@@ -455,10 +484,12 @@ algo_rows(const char *fn, enum algo_kind kind, clwarp_engine *engine, clwarp_typ
 		status = algo_checked_bytes(fn, elements, size, &in_bytes);
 	if (status == CLWARP_OK)
 		status = algo_checked_bytes(fn, kind == ALGO_ROWS_REDUCE ? rows : elements, size, &out_bytes);
-	if (status == CLWARP_OK && in_bytes > 0)
-		status = algo_check_buffer(fn, engine, in, "in", in_bytes);
-	if (status == CLWARP_OK && out_bytes > 0)
-		status = algo_check_buffer(fn, engine, out, "out", out_bytes);
+	if (status == CLWARP_OK) {
+		/* in and out may be one buffer. */
+		const struct algo_need need[] = { { in, "in", in_bytes }, { out, "out", out_bytes } };
+
+		status = algo_check_buffers(fn, engine, need, 2, 2);
+	}
 	if (status != CLWARP_OK)
 		return status;
 	status = algo_call_begin(&c, fn, engine, kind, type, op, inclusive, NULL, -1, elements, event);

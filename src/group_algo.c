@@ -220,9 +220,7 @@ clwarp_group_reduce(clwarp_group *g, clwarp_type type, const cl_mem *in, void *r
 	if (status == CLWARP_OK && !result)
 		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: NULL result", fn);
 	if (status == CLWARP_OK)
-		status = algo_check_engine_type(fn, g->engines[0], type, op);
-	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, type);
+		status = algo_check_wide_call(fn, g->engines[0], type, op);
 	if (status == CLWARP_OK)
 		status = slice_totals(g, fn, offsets, g->count, &t);
 	if (status != CLWARP_OK)
@@ -283,13 +281,10 @@ clwarp_group_scan(clwarp_group *g, clwarp_type type, const cl_mem *in, const cl_
 
 	clear_error();
 	status = group_check_call(g, fn, in, out, offsets, "offsets");
-	if (status == CLWARP_OK && (flags & ~CLWARP_SCAN_INCLUSIVE))
-		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
-				   flags & ~CLWARP_SCAN_INCLUSIVE);
 	if (status == CLWARP_OK)
-		status = algo_check_engine_type(fn, g->engines[0], type, op);
+		status = algo_check_flags(fn, flags, CLWARP_SCAN_INCLUSIVE, "CLWARP_SCAN_INCLUSIVE");
 	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, type);
+		status = algo_check_wide_call(fn, g->engines[0], type, op);
 	/* The totals are read before any scan is enqueued: `out` may be `in`. */
 	if (status == CLWARP_OK)
 		status = slice_totals(g, fn, offsets, g->count - 1, &s.t);
@@ -409,14 +404,11 @@ rows(clwarp_group *g, const char *fn, struct rows *r, const size_t *row_offsets,
 
 	clear_error();
 	status = group_check_call(g, fn, r->in, r->out, row_offsets, "row_offsets");
-	if (status == CLWARP_OK && (flags & ~CLWARP_SCAN_INCLUSIVE))
-		status = set_error(CLWARP_ERROR_INVALID_ARGUMENT, "%s: unknown flags 0x%x", fn,
-				   flags & ~CLWARP_SCAN_INCLUSIVE);
+	if (status == CLWARP_OK)
+		status = algo_check_flags(fn, flags, CLWARP_SCAN_INCLUSIVE, "CLWARP_SCAN_INCLUSIVE");
 	/* Also where every slice is empty. */
 	if (status == CLWARP_OK)
-		status = algo_check_engine_type(fn, g->engines[0], r->type, r->op);
-	if (status == CLWARP_OK)
-		status = algo_check_wide_type(fn, r->type);
+		status = algo_check_wide_call(fn, g->engines[0], r->type, r->op);
 	if (status == CLWARP_OK)
 		status = group_step(&step);
 	return status;
