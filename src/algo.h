@@ -8,6 +8,7 @@
 #define CLWARP_ALGO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "engine.h"
 
@@ -57,6 +58,8 @@ struct algo_tuning {
 	unsigned sort_lookback;    /* sort passes: SORT_LOOKBACK_* */
 	unsigned sort_pairs_items; /* sort_items for pairs of 4 bytes or less (0: 28 on nv, sort_items elsewhere) */
 	unsigned sort_wide_items;  /* sort_items where keys or values take 8 bytes, halved (0: 32 on nv, sort_items elsewhere) */
+	unsigned sort_wg;          /* sort, keys alone of 4 bytes or less: work-items per work-group
+				      (0: wg, at most 256; algo_kinds.c, sort_width) */
 	unsigned sort_regs;        /* nv, sort kernels: -cl-nv-maxrregcount (0: algo_tuning_regs's default) */
 	unsigned sort_pairs_regs;  /* nv, pairs of 4 bytes or less: the same, under sort_regs (0: none) */
 	unsigned sort_wide_pairs_regs; /* nv, pairs with 8-byte keys or values: the same (0: none) */
@@ -122,6 +125,9 @@ struct algo_variant {
 	char *predicate;
 	int value_type;        /* sort, runs: the values' clwarp_type, -1 for keys only */
 	size_t wg;             /* the work-group size its kernels are built for */
+	size_t query_wg;       /* nv sort: CL_KERNEL_WORK_GROUP_SIZE where it is below wg, a
+				  width to verify before use (algo_sort.c); 0 once verified */
+	uint8_t build_key[32]; /* SHA-256 of its program text and build options */
 	unsigned vectors;      /* ITEMS_K: 16-byte vectors per work-item in a tile;
 				  sort: SORT_ITEMS, keys per work-item */
 	unsigned local_bins;   /* histogram: HIST_LOCAL_BINS, bins counted in local memory */
@@ -162,6 +168,8 @@ struct algorithms {
 	size_t sort_counts_bytes;
 	bool sort_wait_free;   /* sort passes never wait across work-groups (the engine's
 				  choice, made once: tuning.sort_lookback) */
+	bool sort_wide_refused; /* a sort wider than the driver's query failed its check:
+				   sort_wg is not asked for again */
 	unsigned long temps_gen; /* +1 when any temporary above is released (algo_temp_reserve) */
 	cl_uint epoch;
 	cl_uint compute_units;
@@ -293,6 +301,11 @@ clwarp_status algo_variant_get(const char *fn, clwarp_engine *engine, struct alg
 			       const struct backend_config *config, enum algo_kind kind,
 			       clwarp_type type, clwarp_op op, int inclusive, const char *predicate,
 			       int value_type, size_t n, struct algo_variant **out);
+
+/* Build v again in the shape algo_kind_shape gives now (after
+ * sort_wide_refused was set, say); where that fails, v is freed. */
+clwarp_status algo_variant_rebuild(const char *fn, clwarp_engine *engine, struct algorithms *a,
+				   const struct backend_config *config, struct algo_variant *v);
 
 /* src/algo_kinds.c: what differs by kind (shapes, defines). */
 struct strbuf;

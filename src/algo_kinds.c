@@ -98,19 +98,46 @@ sort_keys_items(const struct algorithms *a, const struct backend_config *config,
 	return algo_types[v->type].is_float && !v->inclusive ? 20 : 24;
 }
 
-/* The sort's work-group and tile: 256 work-items (one per digit) and
- * sort_keys_items keys each (sort_pairs_items for 4-byte pairs,
- * sort_wide_items where keys or values take 8 bytes, halved), fewer
- * where local memory is short. */
+/* The sort's work-group width: sort_wg for keys alone of 4 bytes or
+ * less where the tuning sets it (sort.cl takes widths that divide 256 or
+ * are wider, in whole warps), else 256 work-items (one per digit), not
+ * above wg. A width the driver's query refuses on nv is verified before
+ * use (algo_sort.c); one that fails that is not asked for again
+ * (sort_wide_refused). */
+static clwarp_status
+sort_width(const clwarp_engine *engine, const struct algorithms *a,
+	   const struct backend_config *config, const struct algo_variant *v, size_t *wg)
+{
+	size_t want = a->tuning.sort_wg;
+
+	*wg = a->wg < 256 ? a->wg : 256;
+	if (!want || v->value_type >= 0 || algo_types[v->type].size > 4 || a->sort_wide_refused)
+		return CLWARP_OK;
+	if (want % config->warp_size || (want < 256 && 256 % want))
+		return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
+				 "CLWARP_ALGO_TUNING: sort_wg=%zu must divide 256 or be wider, in whole warps of %u on %s",
+				 want, config->warp_size, engine->info.name);
+	if (want <= engine->info.max_work_group_size)
+		*wg = want;
+	return CLWARP_OK;
+}
+
+/* The sort's work-group (sort_width) and tile: sort_keys_items keys
+ * each (sort_pairs_items for 4-byte pairs, sort_wide_items where keys or
+ * values take 8 bytes, halved), fewer where local memory is short: one at
+ * a time above 16, else halved. */
 static clwarp_status
 sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	   const struct backend_config *config, struct algo_variant *v)
 {
 	size_t stage = algo_types[v->type].size;
-	size_t wg = a->wg < 256 ? a->wg : 256;
+	size_t wg;
 	bool pairs = v->value_type >= 0;
 	unsigned items;
+	clwarp_status status = sort_width(engine, a, config, v, &wg);
 
+	if (status != CLWARP_OK)
+		return status;
 	if (pairs && algo_types[v->value_type].size > stage)
 		stage = algo_types[v->value_type].size;
 	items = stage == 8 ? a->tuning.sort_wide_items
@@ -118,7 +145,9 @@ sort_shape(const clwarp_engine *engine, const struct algorithms *a,
 	if (stage == 8)
 		items /= 2;
 	while (sort_local_bytes(wg, items, config->warp_size, stage, pairs) > engine->info.local_mem_size) {
-		if (items > 4)
+		if (items > 16)
+			items--;
+		else if (items > 4)
 			items /= 2;
 		else if (wg / 2 >= config->warp_size && wg > 32)
 			wg /= 2;

@@ -65,6 +65,7 @@ static const struct algo_tuning default_tuning = {
 	.sort_lookback = SORT_LOOKBACK_AUTO,
 	.sort_pairs_items = 0,
 	.sort_wide_items = 0,
+	.sort_wg = 0,
 	.sort_regs = 0,
 	.sort_pairs_regs = 0,
 	.sort_wide_pairs_regs = 0,
@@ -140,6 +141,9 @@ static const struct tuning_key tuning_keys[] = {
 	{ "sort_lookback", offsetof(struct algo_tuning, sort_lookback), 0, 2, false },
 	{ "sort_pairs_items", offsetof(struct algo_tuning, sort_pairs_items), 2, 32, false },
 	{ "sort_wide_items", offsetof(struct algo_tuning, sort_wide_items), 2, 32, false },
+	/* Keys alone of 4 bytes or less; a width that divides 256 or is wider,
+	 * in whole warps (algo_kinds.c, sort_width). 0: wg, at most 256. */
+	{ "sort_wg", offsetof(struct algo_tuning, sort_wg), 0, 1024, false },
 	/* Registers per work-item of the sort kernels on nv (0: no cap). */
 	{ "sort_regs", offsetof(struct algo_tuning, sort_regs), 0, 255, false },
 	{ "sort_pairs_regs", offsetof(struct algo_tuning, sort_pairs_regs), 0, 255, false },
@@ -179,7 +183,7 @@ tuning_parse(const char *text, struct algo_tuning *t)
 			k++;
 		if (k == ARRAY_LENGTH(tuning_keys) || p[len] != '=')
 			return set_error(CLWARP_ERROR_INVALID_ARGUMENT,
-					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_regs, sort_pairs_regs, sort_wide_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
+					 "CLWARP_ALGO_TUNING=\"%s\": expected key=value[,key=value...] with keys wg, scan_wg, scan_vectors, select_wg, select_vectors, unique_vectors, reduce_groups, reduce_unroll, packed_lookback, sort_items, runs_wg, runs_vectors, histogram_bins, histogram_wg, histogram_vectors, histogram_groups, select_wait, select_poll, partition_wait, partition_poll, runs_wait, runs_poll, scan_wait, scan_poll, unique_wait, unique_poll, sort_lookback, sort_pairs_items, sort_wide_items, sort_wg, sort_regs, sort_pairs_regs, sort_wide_pairs_regs, select_regs, runs_regs, histogram_regs, by_key_regs, by_key_regs_n, small_n, small_select_n, small_wg, small_vectors",
 					 text);
 		p += len + 1;
 		errno = 0;

@@ -13,6 +13,7 @@
 #include "kernels_embedded.h"
 #include "kernel.h"
 #include "program.h"
+#include "sha256.h"
 #include "util.h"
 
 /* `want` work-items, halved until the device takes them; not below a warp. */
@@ -332,6 +333,34 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
 	strbuf_puts(out, kernel_bodies[v->kind]);
 }
 
+/*
+ * Kernel i of v runs at most max_wg work-items per work-group by the
+ * driver's CL_KERNEL_WORK_GROUP_SIZE. NVIDIA's OpenCL answers 256 for
+ * every kernel, yet runs wider work-groups right
+ * (contrib/driver-bugs/nvidia-work-group-query/): there a sort wider than
+ * the answer, within the device's maximum, is kept, its width to be
+ * verified before use (v->query_wg; algo_sort.c). Elsewhere such a kernel
+ * is refused (*narrow).
+ */
+static clwarp_status
+variant_check_width(const char *fn, const clwarp_engine *engine, const struct algorithms *a,
+		    const struct backend_config *config, struct algo_variant *v, const char *name,
+		    size_t max_wg, bool *narrow)
+{
+	if (max_wg >= v->wg)
+		return CLWARP_OK;
+	if (config->backend == CLWARP_BACKEND_NV && v->kind == ALGO_SORT && !a->sort_wide_refused &&
+	    v->wg <= engine->info.max_work_group_size) {
+		if (!v->query_wg || max_wg < v->query_wg)
+			v->query_wg = max_wg;
+		return CLWARP_OK;
+	}
+	*narrow = true;
+	return set_error(CLWARP_ERROR_TOO_LARGE,
+			 "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
+			 fn, name, max_wg, engine->info.name, v->wg);
+}
+
 /* Build v's program and kernels; *narrow: a kernel runs fewer than v->wg work-items. */
 static clwarp_status
 variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
@@ -356,6 +385,14 @@ variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
 	unsigned regs = config->backend == CLWARP_BACKEND_NV ? algo_tuning_regs(&a->tuning, v) : 0;
 	if (regs)
 		snprintf(options, sizeof(options), "-cl-nv-maxrregcount=%u", regs);
+	{
+		struct sha256 h;
+
+		sha256_init(&h);
+		sha256_update_str(&h, text.data);
+		sha256_update_str(&h, options);
+		sha256_final(&h, v->build_key);
+	}
 	status = program_build(engine, text.data, name, ".", options[0] ? options : NULL, config,
 			       &program, NULL);
 	strbuf_free(&text);
@@ -378,15 +415,47 @@ variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
 			return status;
 		if (clGetKernelWorkGroupInfo(kernel_cl(v->kernels[i]), engine->device,
 					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
-					     NULL) == CL_SUCCESS &&
-		    max_wg < v->wg) {
-			*narrow = true;
-			return set_error(CLWARP_ERROR_TOO_LARGE,
-					 "%s: kernel %s runs at most %zu work-items per work-group on %s; it needs %zu",
-					 fn, names[i], max_wg, engine->info.name, v->wg);
-		}
+					     NULL) == CL_SUCCESS)
+			status = variant_check_width(fn, engine, a, config, v, names[i], max_wg, narrow);
+		if (status != CLWARP_OK)
+			return status;
 	}
 	return CLWARP_OK;
+}
+
+static void
+variant_drop_kernels(struct algo_variant *v)
+{
+	for (size_t i = 0; i < ARRAY_LENGTH(v->kernels); i++) {
+		kernel_free(v->kernels[i]);
+		v->kernels[i] = NULL;
+	}
+	memset(v->memo, 0, sizeof(v->memo));
+}
+
+clwarp_status
+algo_variant_rebuild(const char *fn, clwarp_engine *engine, struct algorithms *a,
+		     const struct backend_config *config, struct algo_variant *v)
+{
+	clwarp_status status;
+	bool narrow;
+
+	variant_drop_kernels(v);
+	v->query_wg = 0;
+	status = algo_kind_shape(engine, a, config, v);
+	if (status == CLWARP_OK)
+		status = variant_build(fn, engine, a, config, v, &narrow);
+	if (status != CLWARP_OK) {
+		/* Not kept without its kernels: the next call builds it afresh. */
+		struct algo_variant **at = &a->variants;
+
+		while (*at && *at != v)
+			at = &(*at)->next;
+		if (*at)
+			*at = v->next;
+		variant_free(v);
+	}
+	return status;
 }
 
 /* The kernels of a variant for a call on n elements, built once per
@@ -430,10 +499,7 @@ algo_variant_get(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		status = variant_build(fn, engine, a, config, v, &narrow);
 		if (status == CLWARP_OK || !small || !narrow || v->wg / 2 < config->warp_size)
 			break;
-		for (size_t i = 0; i < ARRAY_LENGTH(v->kernels); i++) {
-			kernel_free(v->kernels[i]);
-			v->kernels[i] = NULL;
-		}
+		variant_drop_kernels(v);
 		v->wg /= 2;
 		clear_error();
 		status = CLWARP_OK;

@@ -442,6 +442,46 @@ START_TEST(test_sort_passes)
 END_TEST
 
 /*
+ * Work-groups wider than 256 (sort_wg=384, CUB's sm_90 width for 4-byte
+ * keys): keys alone of 4 bytes or less take it, pairs and 8-byte keys keep
+ * 256. On nv, where the driver's query says 256, each variant's first
+ * sort checks the width (src/algo_sort.c). _i: sort_lookback, as
+ * test_sort_passes. Several tiles and a partial one, both directions, a
+ * bit range; a width that neither divides 256 nor is wider is refused.
+ */
+START_TEST(test_sort_wide)
+{
+	size_t wide = 384 * 24;
+	char more[48];
+	char *saved;
+	clwarp_engine *e;
+	cl_mem k = NULL;
+
+	snprintf(more, sizeof(more), "sort_wg=384,sort_lookback=%d", _i);
+	saved = add_tuning(more);
+	e = test_engine(NULL);
+	check_sort(e, CLWARP_TYPE_INT, -1, 5 * wide + 7, PATTERN_RANDOM, false, 0, 60);
+	check_sort(e, CLWARP_TYPE_FLOAT, -1, 3 * wide + 1, PATTERN_SPECIAL, true, 0, 61);
+	check_sort(e, CLWARP_TYPE_UINT, -1, 4 * wide + 5, PATTERN_FEW, false, CLWARP_SORT_BITS(4, 20), 62);
+	check_sort(e, CLWARP_TYPE_USHORT, -1, 2 * wide + 3, PATTERN_RANDOM, true, 0, 63);
+	check_sort(e, CLWARP_TYPE_UINT, CLWARP_TYPE_UINT, 2 * wide + 9, PATTERN_RANDOM, false, 0, 64);
+	check_sort(e, CLWARP_TYPE_ULONG, -1, 2 * wide + 11, PATTERN_RANDOM, false, 0, 65);
+	clwarp_engine_free(e);
+	restore_tuning(saved);
+
+	saved = add_tuning("sort_wg=96");
+	e = test_engine(NULL);
+	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 4096, NULL, &k));
+	ck_assert_int_eq(clwarp_sort_keys(e, CLWARP_TYPE_UINT, k, 1000, 0, NULL),
+			 CLWARP_ERROR_INVALID_ARGUMENT);
+	ck_assert_ptr_nonnull(strstr(clwarp_last_error(), "sort_wg=96"));
+	clReleaseMemObject(k);
+	clwarp_engine_free(e);
+	restore_tuning(saved);
+}
+END_TEST
+
+/*
  * One device's own defaults (src/algo_tuning.c, device_tunings) on
  * whichever device runs the tests, so that every GPU check builds and
  * checks them: the H200's pairs (32 keys a work-item and, on nv, 80
@@ -583,6 +623,8 @@ main(void)
 		test_add_loop_halved(tc, test_sort_local_widths, 2, 0);   /* quick: W = 8 */
 	if (test_wanted("test_sort_passes"))
 		tcase_add_loop_test(tc, test_sort_passes, 0, 2);
+	if (test_wanted("test_sort_wide"))
+		tcase_add_loop_test(tc, test_sort_wide, 0, 2);
 	ADD_TEST(tc, test_sort_device_tunings);
 	return test_main(s);
 }

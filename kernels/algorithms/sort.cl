@@ -34,6 +34,22 @@
 /* get_local_id(0) each time it is needed, never kept across a barrier:
  * see ALGO_LANE() in common.cl. */
 #define LID ((uint)get_local_id(0))
+/* Digits per work-item where a kernel takes them in blocks (the offsets,
+ * step 1 and the look-back of a pass): work-item i takes digits
+ * i * SORT_DIGITS_PER on. Work-groups wider than RADIX (384, CUB's sm_90
+ * width for 4-byte keys) give the first RADIX work-items one digit each
+ * and the rest none, and declare their width to the compiler. */
+#if WG > RADIX
+#define SORT_DIGITS_PER 1u
+#define SORT_HAS_DIGIT() (LID < RADIX)
+#define SORT_WG_ATTR __attribute__((reqd_work_group_size(WG, 1, 1)))
+#elif RADIX % WG == 0
+#define SORT_DIGITS_PER (RADIX / WG)
+#define SORT_HAS_DIGIT() 1
+#define SORT_WG_ATTR
+#else
+#error "sort.cl: WG must divide RADIX (256) or be wider"
+#endif
 
 /* The `mode` word of the histogram and the passes. */
 #define SORT_DESCENDING 1u
@@ -112,7 +128,7 @@ CLWARP_INLINE uint sort_digit(KB bits, uint shift, uint mask)
  */
 #define HIST_ITEMS 8
 #define HIST_CHUNK (WG * HIST_ITEMS)
-__kernel void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint mode,
+__kernel SORT_WG_ATTR void clwarp_sort_histogram(global const KEY_T *keys, ulong n, uint mode,
 				    uint begin, uint end, volatile global uint *bins)
 {
 	local uint counts[PASSES_MAX * RADIX];
@@ -205,12 +221,12 @@ DEFINE_BLOCK_SCAN(sort_block_scan, uint, SORT_COUNT_ADD, 0u, warp_scan_exclusive
  * digits, written after the bins (at OFFSETS_AT), and the
  * bins are cleared for the next sort.
  */
-__kernel void clwarp_sort_offsets(volatile global uint *bins)
+__kernel SORT_WG_ATTR void clwarp_sort_offsets(volatile global uint *bins)
 {
 	local uint sm[SORT_WARPS];
 	uint pass = get_group_id(0);
-	uint per = RADIX / WG;
-	uint first = LID * per;
+	uint per = SORT_HAS_DIGIT() ? SORT_DIGITS_PER : 0u;
+	uint first = LID * SORT_DIGITS_PER;
 	volatile global uint *counts = bins + pass * RADIX;
 	global uint *offsets = (global uint *)bins + OFFSETS_AT + pass * RADIX;
 	uint sum = 0;
@@ -233,7 +249,7 @@ __kernel void clwarp_sort_offsets(volatile global uint *bins)
  * tile_counts[tile * RADIX + digit]. Tiles are those of clwarp_sort_pass,
  * one work-group each.
  */
-__kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint mode, uint shift,
+__kernel SORT_WG_ATTR void clwarp_sort_count(global const KEY_T *keys, ulong n, uint mode, uint shift,
 				uint mask, global uint *tile_counts)
 {
 	local uint counts[RADIX];
@@ -263,7 +279,7 @@ __kernel void clwarp_sort_count(global const KEY_T *keys, ulong n, uint mode, ui
  * down each column: tiles * RADIX additions in all (2^18 for 2^22 keys),
  * no barrier, and the work-items of a work-group read consecutive words.
  */
-__kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, global const uint *bins,
+__kernel SORT_WG_ATTR void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, global const uint *bins,
 				      uint pass)
 {
 	for (uint d = LID; d < RADIX; d += WG) {
@@ -330,12 +346,7 @@ __kernel void clwarp_sort_scan_counts(global uint *tile_counts, uint tiles, glob
 #if defined(HAS_VALUES) && defined(CLWARP_BACKEND_NV)
 #define SORT_STAGE_AS_RANKED 1
 #endif
-/* Digits per work-item in step 1 and the look-back. */
-#define SORT_DIGITS_PER (RADIX / WG)
-#if WG > 256
-#error "clwarp_sort_pass: WG must divide RADIX (256)"
-#endif
-__kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
+__kernel SORT_WG_ATTR void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_out,
 			       global const VB *values_in, global VB *values_out, ulong n,
 			       uint tiles, uint epoch, uint mode, uint shift, uint mask,
 			       uint pass, global const uint *bins, SORT_PASS_PARAMS)
@@ -386,20 +397,22 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	for (uint j = 0; j < SORT_DIGITS_PER; j++) {
 		uint d = LID * SORT_DIGITS_PER + j;
 		uint run = 0;
-		for (uint w = 0; w < SORT_WARPS; w++) {
-			uint c = whist[w * RADIX + d];
-			whist[w * RADIX + d] = run;
-			run += c;
+		if (SORT_HAS_DIGIT()) {
+			for (uint w = 0; w < SORT_WARPS; w++) {
+				uint c = whist[w * RADIX + d];
+				whist[w * RADIX + d] = run;
+				run += c;
+			}
+#ifndef SORT_WAIT_FREE
+			tile_publish(words, slots, tile * RADIX + d,
+				     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE), run);
+#endif
 		}
 		count[j] = run;
 		a[0] += run;
-#ifndef SORT_WAIT_FREE
-		tile_publish(words, slots, tile * RADIX + d,
-			     (epoch << 2) | (tile == 0 ? STATE_PREFIX : STATE_AGGREGATE), run);
-#endif
 	}
 	sort_block_scan(a, 0, sm, CLWARP_WARP_ARG);
-	for (uint j = 0, run = a[0]; j < SORT_DIGITS_PER; j++) {
+	for (uint j = 0, run = a[0]; j < SORT_DIGITS_PER && SORT_HAS_DIGIT(); j++) {
 		uint d = LID * SORT_DIGITS_PER + j;
 		digit_start[d] = run;
 		for (uint w = 0; w < SORT_WARPS; w++)
@@ -471,7 +484,7 @@ __kernel void clwarp_sort_pass(global const KEY_T *keys_in, global KEY_T *keys_o
 	{
 		const uint fa = (epoch << 2) | STATE_AGGREGATE, fp = (epoch << 2) | STATE_PREFIX;
 		global const uint *offsets = bins + OFFSETS_AT + pass * RADIX;
-		for (uint j = 0; j < SORT_DIGITS_PER; j++) {
+		for (uint j = 0; j < SORT_DIGITS_PER && SORT_HAS_DIGIT(); j++) {
 			uint d = LID * SORT_DIGITS_PER + j;
 			uint excl = 0;
 #ifdef SORT_LOOKBACK_BATCH
