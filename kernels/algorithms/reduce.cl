@@ -10,7 +10,7 @@
  * The share's loop counts vectors from lo + lid, like the stride it
  * replaced: a loop over tile numbers (uniform in the work-group) made
  * every result wrong on PoCL 5.0 (its vector loops rolled or unrolled) and
- * on PoCL 6.0 (rolled); docs/algorithms.md, "PoCL 5.0 and 6.0". */
+ * on PoCL 6.0 (rolled); docs/algorithms.md, "Kernels PoCL compiles right". */
 
 DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 
