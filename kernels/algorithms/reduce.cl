@@ -1,8 +1,7 @@
 /* libclwarp algorithms: one-launch reduction. A fixed grid shares the
  * input's whole tiles out evenly: each work-group streams a contiguous run
  * of them (CUB's "even share"), which on an H200 read 2-3 % faster than a
- * grid-wide stride (docs/performance.md, "Reduce: an even share of
- * tiles"). Vector loads go into independent accumulators; each work-group
+ * grid-wide stride (docs/design/reduce-scan.md, "Reduce"). Vector loads go into independent accumulators; each work-group
  * reduces to one partial, and the last work-group to finish (counted with
  * an atomic) folds the partials and writes the result. `restrict` lets
  * NVIDIA's compiler load through the read-only cache (ld.global.nc).
