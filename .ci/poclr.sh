@@ -3,7 +3,8 @@
 # TRIXIE_ROOT, WORK, ROOT_ENV, MOUNTS, mount_root_fs, unmount_all and
 # unmount_stale).
 #
-# libclwarp against two PoCL-R servers (PoCL 6.0's remote driver, issue #14)
+# libclwarp against two PoCL-R servers (PoCL 6.0's remote driver,
+# docs/multidevice.md)
 # on a private network of network namespaces, all inside the Debian 13 root
 # of the trixie step:
 #
@@ -55,8 +56,8 @@ POCLR_SERVER_ENV=()    # more VAR=VALUE for the servers (bench/run-poclr-bench.s
 
 # ---- The step ----------------------------------------------------------------
 step_poclr() {
-	# Measured on 2026-11-24 (2 cores shared with other jobs, load average
-	# about 3): 124 s from a fresh root (PoCL-R's packages 16 s, its build
+	# On a 2-core machine shared with other work (load average about 3):
+	# 124 s from a fresh root (PoCL-R's packages 16 s, its build
 	# 78 s, the run 30 s; 119 s of CPU), 28 s with the build cached (the 40
 	# examples 26 s).  At load average 7 to 10 the examples took 46 to 84 s.
 	#
@@ -94,8 +95,8 @@ step_poclr() {
 	# Both devices as the client sees them, with the backend the library
 	# chose for each and why it passed over the others (its debug log):
 	# the remote device lists cl_khr_subgroups but reports 0 sub-groups per
-	# work-group, so the library's own checks decide.  Not pinned: on
-	# 2026-11-24 it was local (32) on both, khr being refused because
+	# work-group, so the library's own checks decide.  Not pinned: with PoCL-R 6.0
+	# it is local (32) on both, khr being refused because
 	# clGetKernelSubGroupInfo gives CL_INVALID_OPERATION through PoCL-R
 	# and cl_intel_required_subgroup_size is not listed; a PoCL-R that
 	# answers would move the examples to khr, which is as good a test.

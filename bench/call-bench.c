@@ -1,6 +1,6 @@
 /* Benchmark: the host time of every clwarp_* algorithm call beyond its
  * device commands (the target: at most 2 us above its launches;
- * docs/performance-host.md).
+ * docs/design/host.md).
  *
  * This program defines the OpenCL entry points that queue device work
  * (clEnqueueNDRangeKernel, clEnqueueFillBuffer, clEnqueueCopyBuffer) and

@@ -5,7 +5,7 @@
  * libclwarp's clwarp_select (from the program cache). The driver assembles
  * that PTX itself, with its own options. Driver 580.159.04 answered
  * CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, whatever its registers
- * (docs/nvidia-driver/README.md, section 4), so the register use shows
+ * (contrib/driver-bugs/nvidia-driver/README.md, section 4), so the register use shows
  * in ptxas -v on the same PTX (bench/run-select-gpu.sh does both), to
  * hold against the CUDA port's maxThreadsPerBlock and registers
  * (bench/select-port.cu prints them).

@@ -25,7 +25,7 @@
  * clFinish, median of 5 rounds.
  * --no-profiling makes the engine without CLWARP_ENGINE_PROFILING, as
  * users make engines (on NVIDIA's driver profiling costs an algorithm call
- * 5-8 us back to back: docs/performance-host.md); there is then no event
+ * 5-8 us back to back: docs/design/host.md); there is then no event
  * time, and the median column is the blocking call's (timing "wall").
  * --label TEXT writes the backend as NAME[TEXT] (algorithms-bench's).
  * --only takes a comma-separated list of cases. TSV rows: device backend

@@ -1,6 +1,6 @@
 /* native-collectives: libclwarp's generic path against the native
- * cl_khr_subgroup_* collectives, one pair per case (docs/intel-opencl.md,
- * "Native collectives").
+ * cl_khr_subgroup_* collectives, one pair per case (docs/design/cpu-sort.md,
+ * "Intel's CPU runtime"; docs/intel-opencl.md says which ones libclwarp uses).
  * SPDX-License-Identifier: MIT
  *
  * Run by bench/native-collectives.sh through clwarp-run (--repeat), with

@@ -1,7 +1,7 @@
 /* Benchmark: what one algorithm call asks of the OpenCL driver, call by
  * call: the entry points it calls (counted per function), the commands it
  * enqueues, and the host time it spends outside the driver
- * (docs/performance-host.md).
+ * (docs/design/host.md).
  *
  * This program defines the OpenCL entry points that libclwarp may call
  * per algorithm call (below, FORWARD) as counting, timed forwarders to the

@@ -54,10 +54,10 @@ static const struct algo_tuning default_tuning = {
 	.runs_wait = 1150,
 	.runs_poll = 76,
 	/* Scan: CUB's delays for float sums on sm_90 (1140 ns, 688 ns) made
-	 * float and int scans 1.08-1.17x as fast at 2^22-2^28 in one H100
-	 * job, 1.01-1.19x at 2^24-2^28 in another; unique: the first nap
-	 * alone, 1.16-1.25x at 2^26-2^28 (docs/performance.md, "Look-back
-	 * naps for scan and unique"). */
+	 * float and int scans 1.08-1.17x as fast at 2^22-2^28 in one round of
+	 * H100 runs, 1.01-1.19x at 2^24-2^28 in another; unique: the first
+	 * nap alone, 1.16-1.25x at 2^26-2^28 (docs/design/lookback.md,
+	 * "Naps"). */
 	.scan_wait = 1140,
 	.scan_poll = 688,
 	.unique_wait = 1150,

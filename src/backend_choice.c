@@ -183,7 +183,7 @@ features_work(clwarp_engine *e, struct backend_config *c, char *why, size_t why_
 /* Where the core sub_group_scan_* built-ins lose to generic.cl's shuffles:
  * Intel's CPU runtime, 1.6-4.6 times slower over add, min and max of
  * 32- and 64-bit types (bench/native-collectives.sh cases 16, 19, 21, 22,
- * docs/intel-opencl.md). Its sub_group_reduce_* were as fast or faster,
+ * docs/design/cpu-sort.md, "Intel's CPU runtime"). Its sub_group_reduce_* were as fast or faster,
  * and so were PoCL 6.0's scans (7 times the generic path) and Mesa
  * rusticl's 64-bit ones, so this stays a fact about one implementation. */
 static bool

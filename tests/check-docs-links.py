@@ -4,8 +4,15 @@
 resolves: the file or folder exists, and a #anchor names a heading of the
 Markdown file it points at (GitHub's anchors: the heading in lower case,
 punctuation dropped, blanks as hyphens, -1, -2, ... on repeats).
-Links inside code (fenced blocks, indented blocks, `spans`) are not links.
-Each broken link is printed as file:line.
+Links inside code (fenced blocks, indented blocks, `spans`) are not links;
+a link whose text runs over two lines counts (its "](target)" is matched).
+
+It also reads every tracked text and code file (MENTION_EXTENSIONS; every
+file under SOURCE_ROOT where that is no git checkout) for mentions of a
+path under docs/ or contrib/, in prose or comments ("see
+docs/design/host.md"), and fails on one that does not exist. A mention
+that goes on with a pattern ('docs/**/*.md', 'docs/<bug>/') is not a path.
+Each broken link or mention is printed as file:line.
 
     check-docs-links.py SOURCE_ROOT
 """
@@ -13,11 +20,15 @@ Each broken link is printed as file:line.
 import glob
 import os
 import re
+import shutil
+import subprocess
 import sys
 
 TOP_FILES = ["README.md", "HACKING.md", "NEWS.md"]
 
-INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# The end of an inline link, "](target)" or "](target "title")": its text
+# may start on the line before.
+INLINE = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFDEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 HTML = re.compile(r"<(?:a|img)\s[^>]*?(?:href|src)=\"([^\"]+)\"", re.I)
 FENCE = re.compile(r"^\s{0,3}(```+|~~~+)(.*)$")
@@ -122,6 +133,52 @@ def check_link(root, doc, target, cache):
     return None
 
 
+MENTION_EXTENSIONS = (".c", ".h", ".cl", ".py", ".sh", ".build", ".md", ".cu", ".cuh")
+# docs/... or contrib/... not inside another path or a URL ("build/docs/",
+# "../docs/", "$OUT/docs/", "https://host/docs/").
+MENTION = re.compile(r"(?<![\w./<>$~-])((?:docs|contrib)/[\w./-]*)")
+PATTERN_CHARS = "*<{[$?"
+
+
+def tracked_files(root):
+    if os.path.exists(os.path.join(root, ".git")) and shutil.which("git"):
+        out = subprocess.run(["git", "-C", root, "ls-files", "-z"], check=True,
+                             capture_output=True).stdout.decode()
+        return [f for f in out.split("\0") if f]
+    found = []
+    for top, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and
+                   not os.path.exists(os.path.join(top, d, "meson-info"))]
+        found += [os.path.relpath(os.path.join(top, n), root) for n in names]
+    return found
+
+
+def check_mentions(root):
+    """Mentions of docs/... and contrib/... paths that do not exist: the
+    number checked and the number missing; each missing one printed."""
+    count, missing = 0, 0
+    for path in sorted(tracked_files(root)):
+        if not path.endswith(MENTION_EXTENSIONS):
+            continue
+        try:
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except (FileNotFoundError, IsADirectoryError):
+            continue  # deleted in the working tree, or a submodule
+        if "docs/" not in text and "contrib/" not in text:
+            continue
+        for number, line in enumerate(text.splitlines(), 1):
+            for m in MENTION.finditer(line):
+                if m.end() < len(line) and line[m.end()] in PATTERN_CHARS:
+                    continue  # a pattern, not a path
+                mention = m.group(1).rstrip(".")
+                count += 1
+                if not os.path.exists(os.path.join(root, mention)):
+                    print("%s:%d: %s: no such file or folder" % (path, number, mention))
+                    missing += 1
+    return count, missing
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else "."
     cache, broken, count = {}, 0, 0
@@ -141,7 +198,9 @@ def main(argv):
                     print("%s:%d: %s: %s" % (doc, number, target, why))
                     broken += 1
     print("%d links checked, %d broken" % (count, broken))
-    return 1 if broken else 0
+    mentions, missing = check_mentions(root)
+    print("%d mentions of docs/ and contrib/ paths checked, %d missing" % (mentions, missing))
+    return 1 if broken or missing else 0
 
 
 if __name__ == "__main__":

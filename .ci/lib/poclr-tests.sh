@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # What the "poclr" step runs beyond the examples, which .ci/poclr.sh sources
 # (uses lib/poclr-net.sh): the multidevice suite on both remote devices,
-# and a server killed mid-job.
+# and a server killed mid-call.
 
 # ---- Hook: the multi-device tests -----------------------------------------
 # MULTIDEVICE HOOK: poclr_multidevice DEVICE...

@@ -217,24 +217,23 @@ step_trixie() {
 		meson compile -C build'
 	# Every run runs, whatever the ones before it gave; the step fails at
 	# the end if any of them failed.  Measured on the 2-core CI machine
-	# (2026-11-24, fresh root, cold PoCL and Mesa caches, other jobs
-	# running): PoCL pinned 474 s, PoCL native 53 s, rusticl khr native
+	# (fresh root, cold PoCL and Mesa caches, other work running): PoCL pinned 474 s, PoCL native 53 s, rusticl khr native
 	# 189 s, rusticl local 72 s; the whole step 799 s (407 s with warm
 	# caches).
 	local t=$SECONDS rc=0
 	# PoCL 6.0: every suite, with the khr backend (sub-groups pinned to 32),
 	# at the reduced sizes (CLWARP_TEST_QUICK: every kernel path, multi-tile
 	# sizes included; PoCL 3.1 in the test step runs the full matrix).
-	# In full this took 212 s of the step's 395 s (2026-11-24).
+	# In full this took 212 s of the step's 395 s.
 	# The algorithm kernels avoid a PoCL 5.0/6.0 miscompile
-	# (docs/algorithms.md, "PoCL 5.0 and 6.0"); this run is what keeps that
-	# true.
+	# (docs/algorithms.md, "Kernels PoCL compiles right"); this run is what
+	# keeps that true.
 	#
 	# PoCL 6.0 still miscompiles an algorithm kernel now and then: the
 	# same source gives a good or a bad build depending on the compiling
-	# process (docs/algorithms.md, "PoCL 5.0 and 6.0"; seen again on
-	# 2026-11-23 as a wrong lane-0 identity in float exclusive min/max
-	# scans, 5 failing runs in one day, each test passing alone). So when
+	# process (docs/algorithms.md, "Kernels PoCL compiles right"; seen as a
+	# wrong lane-0 identity in float exclusive min/max scans, 5 failing
+	# runs in one day, each test passing alone). So when
 	# the failed tests are all algorithm tests (algorithms, runs,
 	# histogram: the kernels of kernels/algorithms/), each one's failed
 	# checks run up to four more times, built from source, and must pass

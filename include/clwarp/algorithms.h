@@ -290,8 +290,8 @@ CLWARP_EXPORT clwarp_status clwarp_softmax_rows(clwarp_engine *engine, cl_mem in
  * clwarp_sort_* flag: float and double keys in IEEE 754 totalOrder, as
  * CUB sorts them: NaNs by sign and payload, negative ones before -inf and
  * positive ones after +inf (descending: the reverse), instead of every NaN
- * last in input order; faster on NVIDIA GPUs (0.92-0.99x the default's
- * time on an H100 and an H200, docs/performance-sort.md).
+ * last in input order; faster than the default on NVIDIA GPUs
+ * (docs/design/sort-gpu.md, "Float and int keys").
  * Other keys sort the same either way.
  */
 #define CLWARP_SORT_TOTAL_ORDER 0x4u

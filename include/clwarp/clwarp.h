@@ -390,9 +390,10 @@ CLWARP_EXPORT clwarp_status clwarp_buffer_new(clwarp_engine *engine, cl_mem_flag
  * Blocking read of @p bytes at @p offset into @p dst. The range must lie
  * inside the buffer; 0 bytes (with any @p dst, NULL included) does
  * nothing and succeeds. On GPUs whose driver pins CL_MEM_ALLOC_HOST_PTR
- * memory, a copy of 1 MiB or more to or from ordinary memory goes through
- * pinned chunks kept by the engine, several in flight, with host threads
- * copying (docs/copies.md; CLWARP_STAGING tunes it). Safe to call from
+ * memory, a copy of 16 MiB or more (the default threshold) to or from
+ * ordinary memory goes through pinned chunks kept by the engine, several
+ * in flight, with host threads copying (docs/copies.md; CLWARP_STAGING
+ * tunes it). Safe to call from
  * several threads on one engine.
  */
 CLWARP_EXPORT clwarp_status clwarp_buffer_read(clwarp_engine *engine, cl_mem buffer, size_t offset,

@@ -51,7 +51,7 @@
  *
  * The loops are unrolled (GPU compilers do that anyway) so that neither
  * branch holds a loop: a workaround for PoCL 5.0/6.0's loop work-group
- * method (docs/algorithms.md, "PoCL 5.0 and 6.0"). PoCL puts implicit
+ * method (docs/algorithms.md, "Kernels PoCL compiles right"). PoCL puts implicit
  * barriers into loops with a uniform trip count; inside this uniform
  * if/else they made both branches end in barriers, so PoCL's barrier tail
  * replication copied everything after the join (block scan, look-back,
@@ -135,7 +135,7 @@ CLWARP_INLINE ulong tile_offset(uint k)
  * No per-work-item value lives across a barrier here but the array (the
  * lane and warp are taken afresh after each, and the warps before this
  * one are added in before the second): PoCL 6.0 sometimes keeps such a
- * value once per work-group (docs/algorithms.md, "PoCL 5.0 and 6.0"); one
+ * value once per work-group (docs/algorithms.md, "Kernels PoCL compiles right"); one
  * build of the runs kernel lost `before` that way, and every warp's
  * elements got the last warp's offset.
  *

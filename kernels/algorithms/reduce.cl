@@ -1,8 +1,7 @@
 /* libclwarp algorithms: one-launch reduction. A fixed grid shares the
  * input's whole tiles out evenly: each work-group streams a contiguous run
  * of them (CUB's "even share"), which on an H200 read 2-3 % faster than a
- * grid-wide stride (docs/performance.md, "Reduce: an even share of
- * tiles"). Vector loads go into independent accumulators; each work-group
+ * grid-wide stride (docs/design/reduce-scan.md, "Reduce"). Vector loads go into independent accumulators; each work-group
  * reduces to one partial, and the last work-group to finish (counted with
  * an atomic) folds the partials and writes the result. `restrict` lets
  * NVIDIA's compiler load through the read-only cache (ld.global.nc).
@@ -10,7 +9,7 @@
  * The share's loop counts vectors from lo + lid, like the stride it
  * replaced: a loop over tile numbers (uniform in the work-group) made
  * every result wrong on PoCL 5.0 (its vector loops rolled or unrolled) and
- * on PoCL 6.0 (rolled); docs/algorithms.md, "PoCL 5.0 and 6.0". */
+ * on PoCL 6.0 (rolled); docs/algorithms.md, "Kernels PoCL compiles right". */
 
 DEFINE_BLOCK_REDUCE(block_reduce, T, OP, WARP_REDUCE)
 

@@ -45,8 +45,8 @@
 /* The values are combined before the choice, so that the choice is a
  * select of two values: with min or max inside ?: it was a branch and a
  * phi, and PoCL 6.0 kept that phi once per work-group in some builds
- * where it lived across a barrier (docs/algorithms.md, "PoCL 5.0 and
- * 6.0"). */
+ * where it lived across a barrier (docs/algorithms.md, "Kernels PoCL
+ * compiles right"). */
 CLWARP_INLINE PAIR pair_op(PAIR a, PAIR b)
 {
 	PAIR_N m = AS_VB(V_OP(AS_V(a.y), AS_V(b.y)));

@@ -168,7 +168,7 @@ CLWARP_INLINE uint select_flags(global const T *in, ulong base, ulong n, const T
 	uint selected = 0;
 
 	/* Unrolled: PoCL 5.0 and 6.0 miscompile loops in both branches of a
-	 * tile-wide condition (docs/algorithms.md, "PoCL 5.0 and 6.0"). */
+	 * tile-wide condition (docs/algorithms.md, "Kernels PoCL compiles right"). */
 	*in_range = whole ? 0xffffffffu >> (32 - ITEMS) : tile_valid_bits(base, n);
 	if (whole) {
 		_Pragma("unroll")

@@ -168,7 +168,7 @@ CLWARP_TYPES(CLWARP_SG_COLLECTIVES)
 
 /* The native collectives of the optional cl_khr_subgroup_* extensions
  * that were not slower than the generic path on Intel's CPU runtime (the
- * others were, docs/intel-opencl.md), each where the engine's probe passed
+ * others were, docs/design/cpu-sort.md), each where the engine's probe passed
  * with it (src/probe.c); -DCLWARP_GENERIC_COLLECTIVES turns them off
  * (bench/native-collectives.sh measures both).
  *
@@ -184,7 +184,7 @@ CLWARP_INT_TYPES(CLWARP_SG_INT_REDUCE)
 
 /* cl_khr_subgroup_extended_types, where the probe passed with it: one
  * broadcast of a whole vector carrier instead of one per ulong (types.cl;
- * faster on Intel's CPU runtime, docs/intel-opencl.md). */
+ * faster on Intel's CPU runtime, docs/design/cpu-sort.md). */
 #if defined(CLWARP_SG_EXTENDED_TYPES) && !defined(CLWARP_GENERIC_COLLECTIVES)
 #define CLWARP_HAS_NATIVE_VECTOR_BROADCAST 1
 #define CLWARP_SG_VECTOR_BROADCAST(N) \

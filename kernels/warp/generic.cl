@@ -157,7 +157,7 @@ CLWARP_TYPES(CLWARP_GEN_SHUFFLES)
  * clwarp_native_reduce_mul/_xor(T), khr and intel with
  * cl_khr_subgroup_non_uniform_arithmetic), everything else generic. and
  * and or stay generic: their native forms were slower on Intel's CPU
- * runtime, the one implementation that has them (docs/intel-opencl.md). */
+ * runtime, the one implementation that has them (docs/design/cpu-sort.md). */
 #ifdef CLWARP_HAS_NATIVE_INT_REDUCE
 #define CLWARP_GEN_INT_OPERATOR(NAME, T, OP, IDENTITY) \
 	CLWARP_GEN_REDUCE(warp_reduce_##NAME, T, OP) \
