@@ -274,12 +274,14 @@ algo_device_tuning(const char *device_name)
 }
 
 /* The tuning for one engine: the defaults, the device's own defaults over
- * them (nv), CLWARP_ALGO_TUNING over those, then what the tuning leaves
+ * them (nv), CLWARP_ALGO_TUNING over those (unless the engine ignores the
+ * environment), then what the tuning leaves
  * open, by backend and device kind. */
 clwarp_status
 algo_tuning_load(const clwarp_engine *engine, bool nv, struct algo_tuning *t)
 {
-	const char *text = getenv("CLWARP_ALGO_TUNING");
+	const char *text = (engine->flags & CLWARP_ENGINE_NO_ENVIRONMENT) ? NULL :
+			   getenv("CLWARP_ALGO_TUNING");
 	const char *own = nv ? algo_device_tuning(engine->info.name) : NULL;
 	clwarp_status status = CLWARP_OK;
 

@@ -223,6 +223,32 @@ START_TEST(test_float_accuracy)
 }
 END_TEST
 
+/* An engine made with CLWARP_ENGINE_NO_ENVIRONMENT ignores a bad
+ * CLWARP_ALGO_TUNING too: its reduce runs, and right. */
+static void
+check_tuning_ignored(void)
+{
+	static const int in[5] = { 3, 1, 4, 1, 5 };
+	clwarp_engine_options o;
+	clwarp_engine *e = NULL;
+	cl_mem buf, res;
+	int *sum;
+
+	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING", "scan_wg=100", 1), 0);
+	clwarp_engine_options_init(&o);
+	o.flags = CLWARP_ENGINE_NO_ENVIRONMENT | CLWARP_ENGINE_NO_DISK_CACHE;
+	ck_assert_clwarp_ok(clwarp_engine_new(&o, &e));
+	buf = device_copy(e, in, sizeof(in));
+	res = device_copy(e, NULL, sizeof(int));
+	ck_assert_clwarp_ok(clwarp_reduce(e, CLWARP_TYPE_INT, buf, res, 5, CLWARP_OP_ADD, NULL));
+	sum = device_read(e, res, sizeof(int));
+	ck_assert_int_eq(*sum, 14);
+	free(sum);
+	clReleaseMemObject(buf);
+	clReleaseMemObject(res);
+	clwarp_engine_free(e);
+}
+
 /*
  * CLWARP_ALGO_TUNING: each bad value is named; another shape gives the same
  * results (narrow work-groups, an odd vector count, the split look-back
@@ -266,6 +292,7 @@ START_TEST(test_tuning)
 		clReleaseMemObject(buf);
 		clwarp_engine_free(e);
 	}
+	check_tuning_ignored();
 
 	ck_assert_int_eq(setenv("CLWARP_ALGO_TUNING",
 				"wg=64,scan_wg=64,scan_vectors=3,select_wg=32,select_vectors=5,reduce_groups=2,reduce_unroll=3,packed_lookback=0,select_regs=0",
