@@ -49,7 +49,7 @@
 # and select-port go to $BUILD-cuda), MIN_LOG2 / MAX_LOG2 (default 22 / 28),
 # REPS (default 40; algorithms-bench and cub-bench halve it above 2^24),
 # ARCH (nvcc -arch, default sm_90), DEVICE (algorithms-bench --device,
-# default gpu). Run time on an H100 (2026-11-24): 70-80 s, builds included;
+# default gpu). Run time on an H100: 70-80 s, builds included;
 # every step has a time limit, 7.5 minutes in all at worst.
 # Exit status: 0 when every build, run and check passed.
 set -uo pipefail
