@@ -18,6 +18,7 @@
 # path's GB/s and the ratios), copy-table.txt, copies.svg (the plot,
 # bench/plot-copies.py), group-staged.txt and
 # group-direct.txt, sweep.txt. About 2 minutes on an H100 with a cold build.
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,9 +34,9 @@ mkdir -p "$OUT" "$BUILD-cuda"
 status=0
 step() { printf '\n==== [%s] %s ====\n' "$(date +%H:%M:%S)" "$*"; }
 
-if [ -f .device/opencl-env.sh ]; then
-	# shellcheck disable=SC1091
-	source .device/opencl-env.sh
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+	# shellcheck source=/dev/null
+	source "$CLWARP_OPENCL_ENV"
 fi
 nvidia-smi --query-gpu=name,memory.total,driver_version,pcie.link.gen.current,pcie.link.width.current \
 	--format=csv 2>/dev/null || true

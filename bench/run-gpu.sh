@@ -37,6 +37,7 @@
 # CPU_MAX_LOG2 (default 20; 0 skips the CPU run), ARCH (nvcc -arch, default
 # sm_90), OPS (default all). Each run has a time limit so that the whole
 # script stays within about 8 minutes on an H100/H200.
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -55,11 +56,11 @@ main() {
 	local -a tsvs=()
 
 	step "environment"
-	if [ -f .device/opencl-env.sh ]; then
-		# shellcheck disable=SC1091
-		source .device/opencl-env.sh
+	if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+		# shellcheck source=/dev/null
+		source "$CLWARP_OPENCL_ENV"
 	else
-		echo "run-gpu: no .device/opencl-env.sh; using the OpenCL platforms as installed"
+		echo "run-gpu: no CLWARP_OPENCL_ENV; using the OpenCL platforms as installed"
 		clinfo -l 2>/dev/null || true
 	fi
 	nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>/dev/null || true

@@ -17,6 +17,7 @@
 # time, one blocking call's host wall time, back to back). Event time is
 # the call alone on the GPU's timeline (cudaEvents; OpenCL profiling from a
 # marker before the call); both sides check every result against the host.
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -30,7 +31,10 @@ only=(${ONLY:+--only "$ONLY"})
 mkdir -p "$OUT" "$BUILD-cuda"
 status=0
 
-[ -f .device/opencl-env.sh ] && source .device/opencl-env.sh
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+	# shellcheck source=/dev/null
+	source "$CLWARP_OPENCL_ENV"
+fi
 case $BUILD in
 /*) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$BUILD/clwarp-cache} ;;
 *) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$PWD/$BUILD/clwarp-cache} ;;

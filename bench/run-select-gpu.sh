@@ -49,8 +49,9 @@
 # and select-port go to $BUILD-cuda), MIN_LOG2 / MAX_LOG2 (default 22 / 28),
 # REPS (default 40; algorithms-bench and cub-bench halve it above 2^24),
 # ARCH (nvcc -arch, default sm_90), DEVICE (algorithms-bench --device,
-# default gpu). Run time on an H100 (2026-11-24): 70-80 s, builds included;
+# default gpu). Run time on an H100: 70-80 s, builds included;
 # every step has a time limit, 7.5 minutes in all at worst.
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 # Exit status: 0 when every build, run and check passed.
 set -uo pipefail
 
@@ -95,11 +96,11 @@ main() {
 	local port=$BUILD-cuda/select-port cub=$BUILD-cuda/cub-bench ours=$BUILD/bench/algorithms-bench
 
 	step "environment"
-	if [ -f .device/opencl-env.sh ]; then
-		# shellcheck disable=SC1091
-		source .device/opencl-env.sh
+	if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+		# shellcheck source=/dev/null
+		source "$CLWARP_OPENCL_ENV"
 	else
-		echo "run-select-gpu: no .device/opencl-env.sh; using the OpenCL platforms as installed"
+		echo "run-select-gpu: no CLWARP_OPENCL_ENV; using the OpenCL platforms as installed"
 	fi
 	git log -1 --format='commit %h %s' 2>/dev/null || true
 	nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>/dev/null || true

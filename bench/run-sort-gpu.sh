@@ -8,6 +8,7 @@
 # Writes $OUT/sort-clwarp.tsv, $OUT/sort-cub.tsv and $OUT/sort-ratios.txt:
 # libclwarp's time / CUB's per case and size (CUB time over ours: 1.0 is
 # CUB's speed, higher is faster).
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -19,7 +20,10 @@ ARCH=${ARCH:-sm_90}
 mkdir -p "$OUT" "$BUILD-cuda"
 status=0
 
-[ -f .device/opencl-env.sh ] && source .device/opencl-env.sh
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+	# shellcheck source=/dev/null
+	source "$CLWARP_OPENCL_ENV"
+fi
 case $BUILD in
 /*) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$BUILD/clwarp-cache} ;;
 *) export CLWARP_CACHE_DIR=${CLWARP_CACHE_DIR:-$PWD/$BUILD/clwarp-cache} ;;

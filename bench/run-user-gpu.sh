@@ -45,6 +45,7 @@
 # NOPROF_MAX_LOG2 (the largest size without profiling, default 20: 28
 # gives the users' blocking call at every size the issue judges),
 # SMALL_SWEEPS (default 1; 0 leaves out the two small_n passes).
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -84,13 +85,13 @@ run_step() {
 }
 
 step "environment"
-if [ -f .device/opencl-env.sh ]; then
-	# shellcheck disable=SC1091
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
 	set +eu
-	source .device/opencl-env.sh
+	# shellcheck source=/dev/null
+	source "$CLWARP_OPENCL_ENV"
 	set -eu
 else
-	echo "run-user-gpu: no .device/opencl-env.sh; using the OpenCL platforms as installed"
+	echo "run-user-gpu: no CLWARP_OPENCL_ENV; using the OpenCL platforms as installed"
 fi
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown) $(git status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')"
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv || true

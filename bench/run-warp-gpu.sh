@@ -26,6 +26,7 @@
 #
 # Knobs: LOG2 (default 24), ITERS (default 256), ARCH (nvcc -arch, default
 # sm_90), FAMILY (one family only; default all).
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -uo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -44,11 +45,11 @@ main() {
 	[ -n "$FAMILY" ] && args+=(-f "$FAMILY")
 
 	step "environment"
-	if [ -f .device/opencl-env.sh ]; then
-		# shellcheck disable=SC1091
-		source .device/opencl-env.sh
+	if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+		# shellcheck source=/dev/null
+		source "$CLWARP_OPENCL_ENV"
 	else
-		echo "run-warp-gpu: no .device/opencl-env.sh; using the OpenCL platforms as installed"
+		echo "run-warp-gpu: no CLWARP_OPENCL_ENV; using the OpenCL platforms as installed"
 		clinfo -l 2>/dev/null || true
 	fi
 	nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm,clocks.max.mem --format=csv 2>/dev/null || true

@@ -16,6 +16,7 @@
 # (--bits B:E for both programs: only those bits, and no order check, so
 # that a variant which does not sort, made only to time a part, can run),
 # PTX (1; 0 skips ptxas.txt and its runs, a few seconds a variant and case).
+# CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 #
 # Writes OUTDIR/ROUND-LABEL.tsv and .log for every variant and
 # OUTDIR/ROUND-cub.tsv where CUB builds and runs (nvcc and an NVIDIA GPU);
@@ -27,7 +28,7 @@
 # build or a run failed.
 set -uo pipefail
 
-[[ $# -ge 2 ]] || { sed -n '4,18p' "$0"; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '4,19p' "$0"; exit 2; }
 OUTDIR=$(mkdir -p "$1" && cd "$1" && pwd) || exit 1
 shift
 # One build per distinct patch ("-": this tree as it is); paths are the caller's.
@@ -49,7 +50,10 @@ ROUNDS=${ROUNDS:-3} LIMIT=${LIMIT:-420} DEVICE=${DEVICE:-gpu} ARCH=${ARCH:-sm_90
 WORK=${TMPDIR:-/tmp}/sort-ab
 status=0
 
-[ -f .device/opencl-env.sh ] && source .device/opencl-env.sh >/dev/null 2>&1
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+	# shellcheck source=/dev/null
+	source "$CLWARP_OPENCL_ENV" >/dev/null 2>&1
+fi
 rm -rf "$WORK" && mkdir -p "$WORK"
 
 k=0

@@ -35,7 +35,7 @@ runs_call(const char *fn, clwarp_engine *engine, clwarp_type key_type, int value
 		status = algo_check_engine_type(fn, engine, (clwarp_type)value_type, op);
 	/* Mesa's rusticl (llvmpipe, Mesa 25.0) kills the process with SIGFPE
 	 * in reduce by key's min or max of char values, on either backend
-	 * (CI's trixie step, 2026-11-24; uchar, short and the sums run):
+	 * (CI's trixie step; uchar, short and the sums run):
 	 * refused there rather than crash. */
 	if (status == CLWARP_OK && value_type == CLWARP_TYPE_CHAR && op != CLWARP_OP_ADD &&
 	    engine->info.platform_name && strstr(engine->info.platform_name, "rusticl"))

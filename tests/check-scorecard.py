@@ -54,7 +54,7 @@ for table in ("table-algorithms.md", "table-hist-rle.md", "table-sort.md"):
                 failures.append("%s 2^%d: scorecard %s, %s %s" % (name, l2, got, table, want))
 
 print("%d cells compared, %d differ" % (checked, len(failures)))
-# 140 in 2026-11: 7 sizes of 16 calls from 2^16, 4 of 4 from 2^22, 3 of 4 sorts.
+# 140 with the current tables: 7 sizes of 16 calls from 2^16, 4 of 4 from 2^22, 3 of 4 sorts.
 if checked < 140:
     print("too few cells compared: the tables or the scorecard's names changed")
     sys.exit(1)
@@ -103,7 +103,7 @@ for line in text.splitlines():
         if want != cell.endswith("~"):
             failures.append("%s %s 2^%s: scorecard %s, floor %.1f us says %s" %
                             (op, typ, l2, cell, floor * 1000, "~" if want else "no ~"))
-# 10 in the 2026-11-27 job: reduce at 2^20-2^25, rle64 at 2^18, scan float
+# 10 in the recorded job: reduce at 2^20-2^25, rle64 at 2^18, scan float
 # at 2^16, unique4 and rbk4 at 2^24.
 if floored < 8:
     failures.append("only %d misses within the floor; the job has 10" % floored)

@@ -6,7 +6,7 @@
  * because of it. Run:
  *   OCL_ICD_VENDORS=/etc/OpenCL/vendors/rusticl.icd RUSTICL_ENABLE=llvmpipe \
  *   clwarp-run --check tests/mesa-narrow-store.cl
- * Seen 2026-11-24 in the CI's Debian 13 root (mesa-opencl-icd 25.0.7). */
+ * Seen in the CI's Debian 13 root (mesa-opencl-icd 25.0.7). */
 //! run: -g 8 -l 8 -a char[8]=-128,3,5,7,-1,2,4,6 -a out:char[32] -a local:ulong[8]
 //! expect: -128 -128 -128 0 3 3 3 0 5 5 5 0 7 7 7 0 -1 -1 -1 0 2 2 2 0 4 4 4 0 6 6 6 0
 

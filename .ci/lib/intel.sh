@@ -3,7 +3,7 @@
 # and lib/common.sh): Intel's OpenCL runtime for x86 CPUs, from PyPI at the
 # version tools/intel-opencl-env.sh pins, registered as the only OpenCL
 # platform, running the gcc build's tests. Measured on a 2-core machine
-# shared with other jobs (2026-11-26), a fresh virtualenv and cold kernel
+# shared with other jobs, a fresh virtualenv and cold kernel
 # caches: 259 s (intel backend 148 s, algorithms 49 s, khr 7 s, local 42 s);
 # after the merge of main, at a load average of 7.7: 501 s (316, 88, 12, 70).
 
@@ -37,7 +37,7 @@ step_intel() {
 		warp warp-ops warp-sort cuda cli examples corpus threads lookback-stress || rc=1
 	echo "Intel, intel backend (W = 16): $((SECONDS - t)) s"; t=$SECONDS
 	# The algorithms, runs, histogram and sort on the intel backend, every
-	# check at the reduced sizes (250 s here with warm caches, 2026-11-26;
+	# check at the reduced sizes (250 s here with warm caches;
 	# a subset of the checks took 54 s).
 	in_intel env CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 \
@@ -46,7 +46,7 @@ step_intel() {
 	# khr pinned to 32 (intel_reqd_sub_group_size(32)): every primitive and
 	# type (test-warp), the width checks, <clwarp/cuda.h> (its block
 	# votes take the hidden scratch only on khr and intel) and the corpus. warp-ops and warp-sort at 32
-	# took 225 s cold here (2026-11-26) and passed; the intel backend runs
+	# took 225 s cold here and passed; the intel backend runs
 	# them above, and PoCL 6.0 runs them pinned to 32 in the trixie step.
 	in_intel env CLWARP_BACKEND=khr CLWARP_TEST_QUICK=1 \
 		meson test -C build --no-rebuild --print-errorlogs --num-processes 2 \

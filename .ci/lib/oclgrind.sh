@@ -70,7 +70,7 @@ oclgrind_selftest() {
 # the user's FILE:LINE; it builds without the disk cache), with --check
 # where the file has //! expect lines. It replaces the examples' runs under
 # oclgrind by hand: the same options, and the corpus too.
-# About a second a kernel: 39 files in 39 s on 2 shared cores (2026-11-29).
+# About a second a kernel: 39 files in 39 s on 2 shared cores.
 oclgrind_sanitize() {
 	local file rc=0 count=0 start=$SECONDS check err=$WORK/oclgrind-sanitize.err
 	for file in kernels/examples/*.cl tests/corpus/*.cl; do
@@ -118,21 +118,21 @@ step_oclgrind() {
 	#     patterns "none" and "all" only from one tile up, and the row
 	#     tests on one 4-byte and one 8-byte type (Oclgrind is ~100x
 	#     slower: test_partition_reversed took 191 s and the local widths
-	#     234 s with every type, 2026-11-24), its tests split in two halves
+	#     234 s with every type), its tests split in two halves
 	#     (CLWARP_TEST_SHARD, test-algorithms.c);
 	#   warp: in full;
 	#   warp-ops: every scalar type at widths 1, 4 and W, the first vector
 	#     cases (PoCL 3.1 runs the whole matrix on local);
 	#   warp-sort: widths 4 and W, one type of each size and signedness
 	#     and the float types (CLWARP_TEST_QUICK=2: at width 1 no lane
-	#     talks to another; every type took 251 s, 2026-11-24).
+	#     talks to another; every type took 251 s).
 	#   sort: after the first algorithms half, test_sort_small alone
 	#     (every path of the sort kernels in a few sorts; Oclgrind takes
 	#     about a second per work-group and pass) with tiles of 512 keys
 	#     (sort_items=2), so that small data still spans several tiles;
 	#     Oclgrind counts as a CPU device, so that is the wait-free
 	#     passes, then the same with the look-back passes (sort_lookback=1:
-	#     33 s and 24 s by hand, 2026-11-24).
+	#     33 s and 24 s by hand).
 	#   runs, histogram: after the second algorithms half, their small-size checks (every
 	#     kernel path of run-length encode, unique, reduce by key and the
 	#     histogram, and the argument errors).

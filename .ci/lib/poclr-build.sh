@@ -41,7 +41,7 @@ readonly POCLR_CMAKE_FLAGS=(
 # it after sending it.  Seen as clwarp-run segfaults in libpocl's
 # pocl_create_command_struct with a corrupted num_events (in the backtrace
 # taken: the first clEnqueueWriteBuffer of libclwarp's sub-group width
-# probe, after a remote build).  2026-11-24, runs of
+# probe, after a remote build).  Runs of
 # a warp-aggregated atomics example kernel with fresh caches: unpatched,
 # 4 of 20, 5 of 30 and 8 of 20 crashed; patched, 0 of 80 (run alternately
 # with the 8 of 20).  Without it the step fails at random.

@@ -96,7 +96,7 @@ poclr_netns_down() {
 # other server finding it in the cache (the client still sends every build
 # to each server, and each server still loads and runs it).  Both servers
 # are the same PoCL in the same root, so a kernel compiled by one is the
-# one the other would compile.  2026-11-24, 2 cores, load average 10:
+# one the other would compile.  On 2 cores, load average 10:
 # examples 73 s and 32 s of CPU instead of 127 s and 50 s.
 #
 # POCLD_ALLOW_CLIENT_RECONNECT=1: pocld keeps a client's session when the
@@ -105,7 +105,7 @@ poclr_netns_down() {
 # 3.0 s every time (likely the 3 s poll timeout of the session's reader
 # thread, pocld/request_th.cc, which the teardown joins), during which the
 # server answers no new client: each clwarp-run after the first waited for
-# it (back-to-back runs took 3.0 s each instead of 55 ms).  2026-11-24,
+# it (back-to-back runs took 3.0 s each instead of 55 ms).  On
 # 2 cores, load average 7 to 9, one step after the other: the examples took
 # 175 s without the option, 46 s with it.  The price: the sessions stay
 # until the server stops (after 40 runs, pocld had 360 and 650 MB resident

@@ -22,7 +22,7 @@
 # and stops it if a server dies.
 #
 # On unless CLWARP_CI_POCLR_MULTIDEVICE=0 (to save time by hand).  On
-# 2026-11-24 (2 cores shared with other jobs) test-group took 48 s in this
+# 2 cores shared with other jobs, test-group took 48 s in this
 # step at load average 3 (it has since been split into test-group and
 # test-group-algorithms), test-group-sort 60 s by hand at load average 6.
 readonly POCLR_MULTIDEVICE=${CLWARP_CI_POCLR_MULTIDEVICE:-1}
@@ -79,7 +79,7 @@ poclr_multidevice() {
 #
 # The live device answers because of poclr-peer-loss.patch: unpatched,
 # pocld 1 ended this client's session when its peer connection to pocld 2
-# broke, and device 0 timed out as well (3 of 3 runs on 2026-11-24, 4 of 4
+# broke, and device 0 timed out as well (3 of 3 runs, 4 of 4
 # while finding the cause; patched, 9 of 9 passed, each 10.0-10.1 s after
 # the kill; docs/multidevice.md, "Limits").
 readonly POCLR_FAULT_LIMIT=180

@@ -208,7 +208,7 @@ step_sanitizers() {
 	# The fast unwinder (ASan's default) records allocations: libpocl and
 	#   libLLVM have no frame pointers, so their stacks end inside them and
 	#   tests/lsan.supp names those two libraries. The slow unwinder
-	#   (fast_unwind_on_malloc=0), used until 2026-11-24 to tell leaked
+	#   (fast_unwind_on_malloc=0), once used to tell leaked
 	#   OpenCL objects of ours from PoCL's own leaks, made the step 3-5x
 	#   slower (every malloc in LLVM's kernel compiles unwound) and bought
 	#   nothing: PoCL 3.1 keeps every cl_mem, cl_kernel and cl_program
