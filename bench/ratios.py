@@ -32,7 +32,7 @@ of algorithms-bench, and cudaMemcpy of cub-bench).
 Then THE THREE MEASURES side by side, native (and labelled runs) against
 CUB: us per call by event time, by blocking call and back to back, each
 with CUB's time / libclwarp's (>= 1: libclwarp as fast or faster; the
-issue's targets read "at least 0.95 of CUB" on one named measure). Then
+the project's targets read "at least 0.95 of CUB" on one named measure). Then
 SMALL N: each call's time over the copy kernel's of the same run and
 API, by each measure, n up to 2^17 (the target: at most 1.05 from 2^10
 to 2^16, by event time and by blocking call).
@@ -233,7 +233,7 @@ def print_three(measures, natives):
     if not natives or not ops:
         return
     print("\nTHE THREE MEASURES, us per call; ratio = CUB's time / libclwarp's"
-          " (= libclwarp's throughput as a share of CUB's; >= 0.95 is the issue's target)")
+          " (= libclwarp's throughput as a share of CUB's; >= 0.95 is the project's target)")
     print("  event = GPU timeline of one call; blocking = host wall time of one call that"
           " waits for its result;")
     print("  back-to-back = K calls queued, one wait, time / K")

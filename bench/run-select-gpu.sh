@@ -16,7 +16,7 @@
 #                          clwarp_partition(CLWARP_PARTITION_REVERSED) on the nv backend
 # at n = 2^MIN_LOG2 .. 2^MAX_LOG2 (the last two from 2^10, for the launch
 # floors), then prints one table:
-#   ours/CUB   algorithms-bench (nv) over cub-bench: the issue's measure
+#   ours/CUB   algorithms-bench (nv) over cub-bench: the measure the targets use
 #   port/CUB   the port over CUB, both from select-port's own run
 #   ours/port  the same kernel through NVIDIA's OpenCL compiler over nvcc
 #   asm/port   the port with nv.cl's inline PTX over the port with CUDA's
@@ -292,7 +292,7 @@ cub2, cub_ratio = "CUB'", "CUB/CUB'"
 
 print(f"libclwarp ({native}) = ours, bench/select-port.cu = port, CUB = cub-bench's cub::DeviceSelect::If /")
 print("DevicePartition::If, CUB' = select-port's CUB (timed in turn with the port). GB/s: compaction")
-print("n*4 read + kept*4 written, partition 2n*4. Ratios of GB/s; >= 0.95 is the issue's target.")
+print("n*4 read + kept*4 written, partition 2n*4. Ratios of GB/s; >= 0.95 is the project's target.")
 print()
 head = (f"{'op':<26}{'kept':>6}{'n':>11}{'ours':>8}{'port':>8}{'CUB':>8}"
         f"{'ours/CUB':>10}{'port/CUB':>10}{'ours/port':>10}{'asm/port':>10}{'norev/CUB':>10}{cub_ratio:>10}")

@@ -43,7 +43,7 @@
 # BATCH (K, default 32), MAX_LOG2 (default 28), OPS (default reduce,scan,compact),
 # DEVICE (algorithms-bench --device, default gpu; "cpu" tries the script here),
 # NOPROF_MAX_LOG2 (the largest size without profiling, default 20: 28
-# gives the users' blocking call at every size the issue judges),
+# gives the users' blocking call at every size the targets judge),
 # SMALL_SWEEPS (default 1; 0 leaves out the two small_n passes).
 # CLWARP_OPENCL_ENV (optional): a shell file, sourced first, that puts the OpenCL platforms on the loader's path.
 set -euo pipefail

@@ -19,7 +19,7 @@ the median of its rounds. Which figure is which:
             algorithms-bench/hist-rle-bench --no-profiling) as users make
             them, else from the profiling engine, marked '*'.
 
-Then, for each target of the issue ("Done when"), every call and size it
+Then, for each target (bench/scorecard.py, TARGETS), every call and size it
 names: CUB's time over ours (at least 0.95 to meet it), or for the small
 sizes each call's time over the copy kernel of its own run and API (at
 most 1.05). A target with no rows on one side prints "not measured".
@@ -44,7 +44,7 @@ from collections import defaultdict
 CUDA_BACKENDS = {"cub", "cub-kernel", "cuda-memcpy", "cuda-kernel"}
 
 # (name, measure, sizes as log2 range, calls as (op prefix, types or None)),
-# in the issue's words. Ops match by prefix: "partition_reversed_gt0"
+# in the targets' own words. Ops match by prefix: "partition_reversed_gt0"
 # covers partition_reversed_gt0 and partition_reversed_gt0.9.
 TARGETS = [
     ("blocking call, at least 0.95 of CUB, 2^16-2^28", "blocking", (16, 28),

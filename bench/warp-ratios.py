@@ -9,7 +9,7 @@ on the same GPU third) and of warp-bench-cuda (bench/warp-bench.cu), rows
 "family backend n iters median_ms min_ms max_ms Gop/s" (header lines are
 skipped). Prints per family: Gop/s of libclwarp and of CUDA and their
 ratio, and with a third file the local backend's Gop/s and native/local.
-A ratio below --target (default 0.97, the issue's bar) is marked '<'.
+A ratio below --target (default 0.97, the project's bar) is marked '<'.
 Families present on one side only (CUDA's reduce_xor_redux) get '-'.
 A family whose n or iters differ between the files is marked '!'.
 """

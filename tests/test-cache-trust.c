@@ -234,7 +234,7 @@ START_TEST(test_refused_folders)
 	uid_t uid;
 	gid_t gid;
 
-	/* As in the issue: mkdir -m 0777 /tmp/shc. */
+	/* As a user might: mkdir -m 0777 /tmp/shc. */
 	snprintf(open_dir, sizeof(open_dir), "%s/shc", dir);
 	ck_assert_int_eq(mkdir(open_dir, 0700), 0);
 	ck_assert_int_eq(chmod(open_dir, 0777), 0);

@@ -339,7 +339,7 @@ START_TEST(test_widths_operators_match)
 }
 END_TEST
 
-/* The local backend at the other widths of the issue (1, 8, 64): segment
+/* The local backend at the other widths (1, 8, 64): segment
  * masks at the 64-bit edge, one-lane warps. int, double, char and short3
  * cover the 4-, 8-, 1-byte and vector paths, integer and float operators. */
 START_TEST(test_local_widths)
