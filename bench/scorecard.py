@@ -19,7 +19,7 @@ the median of its rounds. Which figure is which:
             algorithms-bench/hist-rle-bench --no-profiling) as users make
             them, else from the profiling engine, marked '*'.
 
-Then, for each target (bench/scorecard.py, TARGETS), every call and size it
+Then, for each target (TARGETS below), every call and size it
 names: CUB's time over ours (at least 0.95 to meet it), or for the small
 sizes each call's time over the copy kernel of its own run and API (at
 most 1.05). A target with no rows on one side prints "not measured".
