@@ -11,7 +11,9 @@ tree this script is in). The jobs it reads are JOBS below:
   H200   bench/run-standing-gpu.sh's TSVs: libclwarp (nv backend) and CUB
          in the same rounds; the blocking call on an engine without
          profiling for the algorithms, event time for the sorts, as
-         bench/scorecard.py judges them (its reading of the rows is used).
+         bench/scorecard.py judges them (its reading of the rows is used);
+         for the row calls (segmented reduce, softmax), the faster per cell
+         of CUB's device call and cub-bench's CUB kernel per row.
   CPU    bench/run-standing-cpu.sh's TSVs, one set per runtime (PoCL,
          Intel's CPU runtime): libclwarp on an engine without profiling
          against the bench's plain C loop on the host (algorithms-bench)
@@ -75,20 +77,47 @@ FAMILIES = [
     ("reduce-by-key", "Reduce by key (runs of 1, 4 and 64)", ("rbk",)),
     ("sort-keys", "Sort, keys only (`clwarp_sort_keys`)", ("sort_keys",)),
     ("sort-pairs", "Sort, keys and values (`clwarp_sort_pairs`)", ("sort_pairs",)),
+    ("segreduce", "Segmented reduce (`clwarp_segmented_reduce`, add; one call per row length)",
+     ("segmented_reduce_add",)),
+    ("softmax", "Row softmax (`clwarp_softmax_rows`, rows of 256)", ("softmax",)),
+]
+
+# The row calls' families: on the GPU their baseline is, per cell, the
+# faster of CUB's device call ("cub": DeviceSegmentedReduce) and cub-bench's
+# hand-written kernel of CUB's WarpReduce or BlockReduce per row
+# ("cub-kernel"; the only one for softmax), and the table names which.
+ROW_FAMILIES = ("segreduce", "softmax")
+ROW_BASELINE = {
+    "segreduce": ("The baseline of each cell is the faster of the two CUDA codes measured: CUB's "
+                  "`DeviceSegmentedReduce` (cub) and, for rows of 32-128, cub-bench's kernel of "
+                  "CUB's `WarpReduce`, one warp per row (cub-kernel)."),
+    "softmax": ("The baseline is cub-bench's kernel of CUB's `BlockReduce`, one block per row "
+                "(cub-kernel): CUB has no softmax call."),
+}
+# Calls that no bench measures, one sentence each.
+UNMEASURED = [
+    "Segmented scan (`clwarp_segmented_scan`) has no row on any machine: neither algorithms-bench "
+    "nor cub-bench has a segmented-scan op yet, though CCCL's documentation lists "
+    "`cub::DeviceSegmentedScan` to compare it with.",
 ]
 
 # Under this ratio a cell is a gap, and the page names its cause.
 GAP = 0.95
 
+SORT_REGISTERS = (
+    "NVIDIA's OpenCL runs 384-wide work-groups right (contrib/driver-bugs/nvidia-work-group-query/) "
+    "and the sort can run 384 wide (tuning key `sort_wg`), but its pass kernel then takes 80 registers "
+    "(with `reqd_work_group_size` the register cap does not apply), so two work-groups of 384 fit an SM "
+    "against four of 256, and it ran at 0.74-0.86 of CUB against 0.84-0.91 at 256 wide. The gap is the "
+    "pass kernel's registers per key (each key's value, rank and peer mask live in registers), where "
+    "CUB's kernel holds 384 x 20 keys in 56 registers (docs/design/sort-shapes.md).")
+
 # The measured cause of each gap, one sentence, by op prefix and type
 # (None: any; the first that matches). A gap with none listed here says so
 # on the page.
 CAUSES = [
-    (("sort_keys", "int"), "CUB's onesweep kernel for 4-byte keys runs 384 threads a block, three blocks an SM; "
-     "NVIDIA's OpenCL reports `CL_KERNEL_WORK_GROUP_SIZE` 256 for every kernel, so libclwarp's sort runs "
-     "256 work-items a work-group (contrib/driver-bugs/nvidia-driver/, section 4; docs/design/sort-gpu.md)."),
-    (("sort_keys", "float"), "the same as int keys: CUB's 384-thread blocks against the 256 work-items NVIDIA's "
-     "OpenCL allows (contrib/driver-bugs/nvidia-driver/, section 4)."),
+    (("sort_keys", "int"), SORT_REGISTERS),
+    (("sort_keys", "float"), SORT_REGISTERS),
     (("sort_pairs", "ulong"), "ulong keys with uint values already run at the fastest cap and tile "
      "measured (80 registers, 3 work-groups an SM, the H200's own defaults); what is left is not "
      "broken down (docs/design/sort-gpu.md)."),
@@ -120,6 +149,11 @@ CPU_CAUSE = {
                             "each wait-free pass is three kernels that end with their slowest worker thread "
                             "(docs/design/cpu-sort.md)."),
 }
+
+
+# Why a family has no rows in a CPU job, where it is not that the job's
+# script leaves it out.
+CPU_ABSENT = {"sort-pairs": "qsort, the baseline, has no pairs case"}
 
 
 def family_of(op):
@@ -163,13 +197,17 @@ def gpu_cells(folder):
     tsvs = sorted(glob.glob(os.path.join(folder, "*.tsv")))
     rows = scorecard.read(tsvs)
     work = {}
+    kernel = defaultdict(list)  # cub-bench's kernels per row (scorecard.read skips them)
     for path in tsvs:
         for line in open(path):
             c = line.rstrip("\n").split("\t")
             if len(c) >= 7 and c[0] != "device":
+                backend = c[1].split("[", 1)[0]
                 try:
-                    work.setdefault((c[1].split("[", 1)[0] != "cub", c[2], c[3], int(c[4])),
+                    work.setdefault((backend not in scorecard.CUDA_BACKENDS, c[2], c[3], int(c[4])),
                                     float(c[5]) * float(c[6]))
+                    if backend == "cub-kernel" and len(c) > 7 and c[7]:
+                        kernel[(c[2], c[3], int(c[4]))].append(float(c[7]))
                 except ValueError:
                     pass
     cells = []
@@ -180,10 +218,15 @@ def gpu_cells(folder):
         measure = "event" if op.startswith("sort") else "blocking"
         mine, star = scorecard.figure(rows, ("ours", op, typ, n), measure)
         theirs, _ = scorecard.figure(rows, ("cub", scorecard.cub_op(op), typ, n), measure)
+        base = "cub"
+        if fam in ROW_FAMILIES and kernel.get((op, typ, n)):
+            hand = statistics.median(kernel[(op, typ, n)])
+            if theirs is None or hand < theirs:
+                theirs, base = hand, "cub-kernel"
         if mine is None or theirs is None or star:
             continue
         floor = measure == "blocking" and scorecard.within_floor(rows, n, mine, theirs)
-        cells.append((fam, op, typ, n, mine, theirs, work.get((True, op, typ, n)), floor))
+        cells.append((fam, op, typ, n, mine, theirs, work.get((True, op, typ, n)), floor, base))
     return cells
 
 
@@ -197,7 +240,7 @@ def cpu_cells(folder, runtime):
             continue
         mine = statistics.median(rows[(side, op, typ, n)]["t"])
         cells.append((fam, op, typ, n, mine, statistics.median(base["t"]),
-                      rows[(side, op, typ, n)]["work"], False))
+                      rows[(side, op, typ, n)]["work"], False, None))
     return cells
 
 
@@ -354,7 +397,7 @@ def main():
            "Every cell under %.2f, with its measured cause:" % GAP, ""]
     for machine, folder, kind, base, command, cells, _ in jobs:
         gaps = defaultdict(list)
-        for fam, op, typ, n, mine, theirs, work, floor in cells:
+        for fam, op, typ, n, mine, theirs, work, floor, _ in cells:
             if theirs / mine < GAP:
                 if kind == "gpu":
                     cause = FLOOR_CAUSE if floor else SMALL_CAUSE if n < 1 << 16 else next(
@@ -374,6 +417,28 @@ def main():
                                              cause[0].upper() + cause[1:]))
     md.append("")
 
+    md += ["## Not in this job", ""]
+    missing = False
+    for machine, folder, kind, base, command, cells, _ in jobs:
+        present = {c[0] for c in cells}
+        absent = [title for fam, title, _ in FAMILIES if fam not in present]
+        if not absent:
+            continue
+        missing = True
+        if kind == "gpu":
+            md.append("- **%s**, against %s: %s. The recorded job predates them; `%s` records "
+                      "them." % (machine, base, "; ".join(absent), command))
+            continue
+        why = defaultdict(list)
+        for fam, title, _ in FAMILIES:
+            if fam not in present:
+                why[CPU_ABSENT.get(fam, "`%s` does not run them" % command)].append(title)
+        md.append("- **%s**, against %s: %s." % (machine, base, "; ".join(
+            "%s: %s" % ("; ".join(titles), reason) for reason, titles in why.items())))
+    if not missing:
+        md.append("Every call family has rows from every machine.")
+    md += [""] + UNMEASURED + [""]
+
     for fam, title, _ in FAMILIES:
         series = []
         section = ["## " + title, "", "![%s](performance/%s.svg)" % (fam, fam), ""]
@@ -384,17 +449,20 @@ def main():
                 continue
             any_cells = True
             unit = "Mkeys/s" if fam.startswith("sort") else "GB/s"
-            section += ["**%s** against %s:" % (machine, base), "",
-                        "| call | type | n | libclwarp ms | %s | %s ms | %s | ratio |" %
-                        (unit, base, unit),
-                        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            named = kind == "gpu" and fam in ROW_FAMILIES
+            section += ["**%s** against %s:" % (machine, base), ""]
+            if named:
+                section += [ROW_BASELINE[fam], ""]
+            section += ["| call | type | n | libclwarp ms | %s | %s ms | %s |%s ratio |" %
+                        (unit, base, unit, " CUDA code |" if named else ""),
+                        "| --- | --- | ---: | ---: | ---: | ---: | ---: |%s ---: |" % (" --- |" if named else "")]
             by_call = defaultdict(list)
-            for _, op, typ, n, mine, theirs, work, floor in mine_cells:
+            for _, op, typ, n, mine, theirs, work, floor, which in mine_cells:
                 ratio = theirs / mine
-                section.append("| %s | %s | 2^%d | %s | %s | %s | %s | %s%.2f%s |" % (
+                section.append("| %s | %s | 2^%d | %s | %s | %s | %s |%s %s%.2f%s |" % (
                     op, type_label(op, typ), log2(n), fmt_ms(mine), rate_text(op, work, mine), fmt_ms(theirs),
-                    rate_text(op, work, theirs), "**" if ratio < GAP else "", ratio,
-                    "**" if ratio < GAP else ""))
+                    rate_text(op, work, theirs), " %s |" % which if named else "",
+                    "**" if ratio < GAP else "", ratio, "**" if ratio < GAP else ""))
                 by_call[(op, typ)].append((log2(n), ratio))
             section.append("")
             for ci, ((op, typ), pts) in enumerate(sorted(by_call.items())):

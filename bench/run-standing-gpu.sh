@@ -11,22 +11,31 @@
 # cub-bench, cub-hist-rle-bench, cub-sort-bench, side by side), then runs
 # ROUNDS rounds, each of:
 #   users      algorithms-bench on an engine without profiling, as users
-#              make them (reduce, scan, compaction, partition_reversed and
-#              the copy kernel), 2^10-2^MAX_LOG2: the blocking call and
-#              back to back;
-#   event      the same on the profiling engine, 2^10-2^16: the event time
-#              of the small sizes against the copy kernel;
-#   cub        cub-bench, 2^10-2^MAX_LOG2;
+#              make them (reduce, scan, compaction, partition_reversed,
+#              the row calls segmented_reduce (rows of 32-1024) and
+#              softmax_rows (rows of 256), and the copy kernel),
+#              2^10-2^MAX_LOG2: the blocking call and back to back;
+#   event      the four device-wide calls on the profiling engine,
+#              2^10-2^16: the event time of the small sizes against the
+#              copy kernel (the row calls are judged by the blocking call
+#              alone);
+#   cub        cub-bench, the same calls (segmented reduce: "cub",
+#              DeviceSegmentedReduce, and "cub-kernel", a WarpReduce or
+#              BlockReduce kernel per row; softmax: "cub-kernel" only),
+#              2^10-2^MAX_LOG2;
 #   hist-rle   hist-rle-bench without profiling and cub-hist-rle-bench,
 #              2^16-2^MAX_LOG2;
 #   sort       sort-bench and cub-sort-bench (event time, SORT_CASES:
 #              their six default cases and the two pairs with 8-byte
 #              values), 2^SORT_MIN_LOG2-2^MAX_LOG2;
 # with ours and CUB's alternating, and starts no round after LIMIT seconds.
-# About 245 s a round on an H200 at the defaults (2026-11-28: users 20-55,
-# cub 20, hist-rle 70, cub hist-rle 70, sort 40, cub sort 30), so one
-# 600-s call on the device machine gets two rounds; STEPS and MAX_LOG2
-# make a round shorter. Writes into OUTDIR:
+# About 245 s a round on an H200 without the row calls (users 20-55, cub
+# 20, hist-rle 70, cub hist-rle 70, sort 40, cub sort 30). The row calls
+# add six ops to users and nine rows to cub; at the four calls' cost per
+# op (5-11 s over 2^10-2^28; the budget caps an op at 2 x BUDGET s a
+# size, 38 s) that is 30-65 s and about 30 s, so a round takes 300-340 s
+# and one 600-s call on the device machine gets one round at the
+# defaults; STEPS and MAX_LOG2 make a round shorter. Writes into OUTDIR:
 #   R-NAME.tsv / R-NAME.txt   each step of round R
 #   scorecard.txt             bench/scorecard.py over every TSV: each target
 #                             of the issue, met or missed, per call and size
@@ -40,7 +49,10 @@
 # keys-float, pairs-uint, keys-ulong, pairs-ulong, pairs-ulong-ulong,
 # pairs-uint-ulong), DEVICE (gpu; "cpu" tries the
 # script on PoCL), CUDA (1; 0 leaves CUB out, for a try without a GPU),
-# BUILD (build-standing-gpu), ARCH (sm_90).
+# BUILD (build-standing-gpu), ARCH (sm_90), CLWARP_OPENCL_ENV (a shell
+# file, a path from the repository root or absolute, sourced first when
+# set, for a machine whose OpenCL needs
+# variables, such as OCL_ICD_VENDORS).
 # Exit status: 0 when every measured target is met, 1 otherwise (a missed
 # target or a failed step), 2 on bad usage.
 set -uo pipefail
@@ -84,9 +96,13 @@ run_step() {
 }
 wanted() { [[ $STEPS == *",$1,"* ]]; }
 
-if [ -f .device/opencl-env.sh ]; then
-	# shellcheck disable=SC1091
-	source .device/opencl-env.sh >/dev/null 2>&1
+if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
+	if [ ! -f "$CLWARP_OPENCL_ENV" ]; then
+		echo "run-standing: CLWARP_OPENCL_ENV names no file: $CLWARP_OPENCL_ENV"
+		exit 2
+	fi
+	# shellcheck disable=SC1090
+	source "$CLWARP_OPENCL_ENV" >/dev/null 2>&1
 fi
 echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with local changes)')"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
@@ -118,22 +134,21 @@ done
 echo "built in $SECONDS s"
 SECONDS=0
 
-OPS=reduce,scan,compact,partition_reversed
-COMMON=(--device "$DEVICE" --backends auto --ops "$OPS" --reps "$REPS" --budget "$BUDGET"
-	--batch "$BATCH" --keep-going)
+OPS=reduce,scan,compact,partition_reversed ROW_OPS=segreduce,softmax
+COMMON=(--device "$DEVICE" --backends auto --reps "$REPS" --budget "$BUDGET" --batch "$BATCH" --keep-going)
 HR=(--device "$DEVICE" --min-log2 16 --max-log2 "$MAX_LOG2" --reps 9 --batch 16)
 SMALL_MAX=$((MAX_LOG2 < 16 ? MAX_LOG2 : 16))
 for ((r = 1; r <= ROUNDS; r++)); do
 	if wanted users; then
-		run_step "users $r" timeout 240 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" --no-profiling \
-			--label "users-r$r" --min-log2 10 --max-log2 "$MAX_LOG2" --tsv "$OUT/$r-users.tsv" >"$OUT/$r-users.txt" 2>&1
+		run_step "users $r" timeout 240 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" --ops "$OPS,$ROW_OPS" \
+			--no-profiling --label "users-r$r" --min-log2 10 --max-log2 "$MAX_LOG2" --tsv "$OUT/$r-users.tsv" >"$OUT/$r-users.txt" 2>&1
 	fi
 	if wanted event; then
-		run_step "event $r" timeout 120 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" \
+		run_step "event $r" timeout 120 "$BUILD/bench/algorithms-bench" "${COMMON[@]}" --ops "$OPS" \
 			--label "event-r$r" --min-log2 10 --max-log2 "$SMALL_MAX" --tsv "$OUT/$r-event.tsv" >"$OUT/$r-event.txt" 2>&1
 	fi
 	if [ "$CUDA" = 1 ] && { wanted users || wanted event; }; then
-		run_step "cub $r" timeout 240 "$CUDA_DIR/cub-bench" --ops reduce,scan,compact,partition \
+		run_step "cub $r" timeout 240 "$CUDA_DIR/cub-bench" --ops "reduce,scan,compact,partition,$ROW_OPS" \
 			--min-log2 10 --max-log2 "$MAX_LOG2" --reps "$REPS" --batch "$BATCH" \
 			--tsv "$OUT/$r-cub.tsv" >"$OUT/$r-cub.txt" 2>&1
 	fi
