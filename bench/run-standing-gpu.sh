@@ -104,7 +104,8 @@ if [ -n "${CLWARP_OPENCL_ENV:-}" ]; then
 	# shellcheck disable=SC1090
 	source "$CLWARP_OPENCL_ENV" >/dev/null 2>&1
 fi
-echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with local changes)')"
+# COMMIT: the commit of a tree copied without its .git (else git says).
+echo "commit: ${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git status --porcelain 2>/dev/null | grep -q . && echo ' (with local changes)')}"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || true
 unset CLWARP_ALGO_TUNING
 
