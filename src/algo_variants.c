@@ -337,19 +337,19 @@ variant_source(const struct algo_variant *v, const struct backend_config *config
  * Kernel i of v runs at most max_wg work-items per work-group by the
  * driver's CL_KERNEL_WORK_GROUP_SIZE. NVIDIA's OpenCL answers 256 for
  * every kernel, yet runs wider work-groups right
- * (contrib/driver-bugs/nvidia-work-group-query/): there a sort wider than
- * the answer, within the device's maximum, is kept, its width to be
- * verified before use (v->query_wg; algo_sort.c). Elsewhere such a kernel
- * is refused (*narrow).
+ * (contrib/driver-bugs/nvidia-work-group-query/): on an NVIDIA device
+ * (CL_DEVICE_WARP_SIZE_NV), whatever the backend, a sort wider than the
+ * answer, within the device's maximum, is kept, its width to be verified
+ * before use (v->query_wg; algo_sort.c). Elsewhere such a kernel is
+ * refused (*narrow).
  */
 static clwarp_status
 variant_check_width(const char *fn, const clwarp_engine *engine, const struct algorithms *a,
-		    const struct backend_config *config, struct algo_variant *v, const char *name,
-		    size_t max_wg, bool *narrow)
+		    struct algo_variant *v, const char *name, size_t max_wg, bool *narrow)
 {
 	if (max_wg >= v->wg)
 		return CLWARP_OK;
-	if (config->backend == CLWARP_BACKEND_NV && v->kind == ALGO_SORT && !a->sort_wide_refused &&
+	if (engine->info.nv_warp_size && v->kind == ALGO_SORT && !a->sort_wide_refused &&
 	    v->wg <= engine->info.max_work_group_size) {
 		if (!v->query_wg || max_wg < v->query_wg)
 			v->query_wg = max_wg;
@@ -416,7 +416,7 @@ variant_build(const char *fn, clwarp_engine *engine, struct algorithms *a,
 		if (clGetKernelWorkGroupInfo(kernel_cl(v->kernels[i]), engine->device,
 					     CL_KERNEL_WORK_GROUP_SIZE, sizeof(max_wg), &max_wg,
 					     NULL) == CL_SUCCESS)
-			status = variant_check_width(fn, engine, a, config, v, names[i], max_wg, narrow);
+			status = variant_check_width(fn, engine, a, v, names[i], max_wg, narrow);
 		if (status != CLWARP_OK)
 			return status;
 	}
