@@ -235,9 +235,11 @@ step_sanitizers() {
 }
 
 step_threads() {
-	# tests/test-threads under gcc's ThreadSanitizer: several threads
+	# The threads suite under gcc's ThreadSanitizer: several threads
 	# building, looking up, launching, reading and running algorithms on one
-	# engine, on an engine each, and on engines of one context; any report
+	# engine, on an engine each, and on engines of one context
+	# (tests/test-threads), and groups from several threads, a group each
+	# (tests/test-threads-groups); any report
 	# fails (docs/reliability-threads.md, which also shows that TSan does
 	# see our races through PoCL). libpocl and LLVM are not instrumented
 	# and need no suppressions.
@@ -246,7 +248,7 @@ step_threads() {
 	# cache is warm here (39-45 s on 2 cores for the three cases, of which
 	# 20-26 s for the shared engine).
 	meson_setup build-tsan -Db_sanitize=thread -Db_lundef=false -Dwerror=true -Dbench=false
-	meson compile -C build-tsan tests/test-threads tests/test-staging
+	meson compile -C build-tsan tests/test-threads tests/test-threads-groups tests/test-staging
 	CK_FORK=no CLWARP_BACKEND=local TSAN_OPTIONS=halt_on_error=1:exitcode=66 \
 		meson test -C build-tsan --no-rebuild --print-errorlogs --suite threads
 	# The staged copies' host threads (the engine's pool, src/workers.c),
