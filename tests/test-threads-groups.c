@@ -126,8 +126,10 @@ group_sums(struct gworker *w, clwarp_group *g, int round, const size_t *offsets,
 	for (size_t i = 0; i < n; i++) {
 		want = (cl_int)((cl_uint)want + (cl_uint)host[i]);
 		if (got[i] != want) {
+			cl_int at = got[i];
+
 			free(got);
-			return give_up(w, "round %d: scan element %zu is %d, want %d", round, i, got[i], want);
+			return give_up(w, "round %d: scan element %zu is %d, want %d", round, i, at, want);
 		}
 	}
 	free(got);
