@@ -103,7 +103,7 @@ fill_runs(clwarp_type t, void *keys, size_t n, size_t longest, uint32_t seed)
 		for (size_t k = 0; k < len && i < n; k++, i++) {
 			switch (t) {
 			case CLWARP_TYPE_INT: ((cl_int *)keys)[i] = v * 1000; break;
-			case CLWARP_TYPE_LONG: ((cl_long *)keys)[i] = (cl_long)v << 40; break;
+			case CLWARP_TYPE_LONG: ((cl_long *)keys)[i] = (cl_long)v * ((cl_long)1 << 40); break;
 			case CLWARP_TYPE_UCHAR: ((cl_uchar *)keys)[i] = (cl_uchar)(v + 200); break;
 			case CLWARP_TYPE_FLOAT: ((cl_float *)keys)[i] = (float)v * 0.5f; break;
 			default: ck_abort_msg("fill_runs: type %d", (int)t);
