@@ -38,8 +38,8 @@ flow_end_off(const struct flow *f, size_t k)
 	return f->t[k].off + f->t[k].len;
 }
 
-size_t
-flow_stmt_end(const struct flow *f, size_t k, size_t last)
+static size_t
+stmt_end(const struct flow *f, size_t k, size_t last)
 {
 	size_t e, depth = 0;
 
@@ -72,6 +72,17 @@ flow_stmt_end(const struct flow *f, size_t k, size_t last)
 			return e;
 	}
 	return last - 1;
+}
+
+/* The last token of the statement that starts at token k, before last: at
+ * least k, so that a walk over malformed text (a stray '}', an unclosed
+ * parenthesis) still moves on. */
+size_t
+flow_stmt_end(const struct flow *f, size_t k, size_t last)
+{
+	size_t e = stmt_end(f, k, last);
+
+	return k < last && e < k ? k : e;
 }
 
 static bool
