@@ -382,7 +382,10 @@ def main():
           "qsort has no pairs case), and the time is the blocking call on an engine",
           "without profiling. GB/s count each element read and written",
           "once; sorts give Mkeys/s. The design choices behind these figures, and",
-          "what was tried and ruled out, are in [design/](design/).", "",
+          "what was tried and ruled out, are in [design/](design/). Older jobs,",
+          "and the raw results the design notes cite that are no longer in the",
+          "tree, stay in git history: `git log --stat -- bench/results/` lists",
+          "them, and `git show COMMIT:PATH` prints one file.", "",
           "| machine | recorded job | commit | baseline | regenerate the job |",
           "| --- | --- | --- | --- | --- |"]
     for machine, folder, kind, base, command, cells, (commit, device) in jobs:
