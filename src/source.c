@@ -1,4 +1,5 @@
-/* Source preparation: expands quoted #includes, rewrites kernel signatures and helpers. */
+/* Source preparation: expands quoted #includes, rewrites kernel signatures and helpers.
+ * The tokens between directives are sourcescan.c's. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 #include "source.h"
@@ -12,8 +13,8 @@
 
 #include "cudarewrite.h"
 #include "error.h"
-#include "kernelexpand.h"
 #include "kernelmacro.h"
+#include "sourcescan.h"
 #include "sourcewords.h"
 #include "warpctx.h"
 #include "warpflow.h"
@@ -27,33 +28,6 @@
 
 /* CUDA's warp intrinsics over the warp API (kernels/warp/cuda.h). */
 #define SERVED_CUDA_HEADER "clwarp/cuda.h"
-
-struct expander {
-	const struct source_rewrite *rewrite;
-	bool scratch;               /* kernels get the hidden scratch parameter */
-	struct strbuf *out;
-	char **include_dirs;
-	size_t include_dir_count;
-	char **once_files;          /* realpaths of files that said #pragma once */
-	size_t once_count;
-	unsigned include_count;     /* #includes inlined so far, served ones too */
-	bool uses_warp;
-	bool kernel_without_params;
-	unsigned kernel_count;
-	uint64_t types_named;
-	bool block_sync;            /* user code (not a served header) names a block vote */
-	unsigned serving;           /* inside a served header */
-	bool cuda;                  /* <clwarp/cuda.h> came: C++ functional casts are rewritten */
-	struct kernel_macros macros; /* names #defined to `kernel` */
-	struct file_stamps *stamps; /* NULL: none wanted */
-};
-
-/* Where the kernel-signature rewrite is, token by token. */
-enum kernel_state {
-	KS_NONE,
-	KS_AFTER_KERNEL,  /* seen `kernel`, waiting for the parameter list */
-	KS_IN_PARAMS,     /* inside the parameter list */
-};
 
 void
 strbuf_put_quoted(struct strbuf *sb, const char *s)
@@ -285,27 +259,6 @@ expand_served(struct expander *ex, const char *served_name, const char *text, co
 	return CLWARP_OK;
 }
 
-/* Where expand() is in one file's text, and what it has seen there. */
-struct scan {
-	const char *p;
-	const char *name;             /* the file, for messages and line markers */
-	const char *dir;              /* its folder, where its includes start */
-	const char *real;             /* its realpath, for #pragma once */
-	unsigned depth;               /* includes around it */
-	unsigned line;
-	bool line_start;
-	int paren_depth, brace_depth;
-	enum kernel_state ks;
-	bool prev_is_name;            /* the previous token was an identifier that may name a function */
-	char last;                    /* the previous token's last character; `return` is '=' */
-	unsigned open_ternaries;      /* `?` whose `:` has not come, in this statement */
-	size_t params_start;
-	size_t static_at;             /* `static` at file scope in this declaration: where in out */
-	bool kernel_sig;              /* a kernel's parameter list has closed; its body comes next */
-	bool in_kernel;               /* inside a kernel's body */
-	size_t stmt_at;               /* a statement boundary of the kernel's outermost block, in out */
-};
-
 /* Past the newline at sc->p, if there is one. */
 static void
 skip_newline(struct scan *sc)
@@ -393,210 +346,6 @@ expand_directive(struct expander *ex, struct scan *sc)
 	}
 	strbuf_append(ex->out, start, (size_t)(sc->p - start));
 	return CLWARP_OK;
-}
-
-/* A comment, string or character literal at sc->p, copied; false if
- * there is none. */
-static bool
-expand_comment_or_literal(struct expander *ex, struct scan *sc)
-{
-	const char *p = sc->p, *start = p;
-	char c = *p;
-
-	if (c == '/' && p[1] == '/') {
-		while (*p && *p != '\n')
-			p++;
-	} else if (c == '/' && p[1] == '*') {
-		const char *end = strstr(p + 2, "*/");
-
-		p = end ? end + 2 : p + strlen(p);
-		for (const char *q = start; q < p; q++)
-			sc->line += *q == '\n';
-	} else if (c == '"' || c == '\'') {
-		p++;
-		while (*p && *p != c && *p != '\n') {
-			if (*p == '\\' && p[1])
-				p++;
-			p++;
-		}
-		if (*p == c)
-			p++;
-		sc->prev_is_name = false;
-		sc->last = c;
-	} else {
-		return false;
-	}
-	strbuf_append(ex->out, start, (size_t)(p - start));
-	sc->p = p;
-	return true;
-}
-
-/* A kernel begins (`kernel`, or a kernel macro). A kernel cannot be
- * static: the `static` before it goes. */
-static void
-kernel_begins(struct expander *ex, struct scan *sc)
-{
-	ex->kernel_count++;
-	sc->ks = KS_AFTER_KERNEL;
-	if (sc->static_at != SIZE_MAX)
-		memset(ex->out->data + sc->static_at, ' ', 6);
-}
-
-/* What one identifier says of the program: warp calls, the extension
- * types it names, block votes. */
-static void
-note_word(struct expander *ex, const char *start, size_t len)
-{
-	if (len > 5 && strncmp(start, "warp_", 5) == 0)
-		ex->uses_warp = true;
-	/* <clwarp/cuda.h>'s calls are warp_* ones behind macros. */
-	if (ex->cuda && !ex->serving && source_is_cuda_warp_call(start, len))
-		ex->uses_warp = true;
-	ex->types_named |= source_type_bits(start, len);
-	ex->block_sync |= !ex->serving && source_is_block_sync(start, len);
-}
-
-/* An identifier at sc->p: copied, or rewritten (CUDA's __shared__ and
- * functional casts, a kernel's `static`, kernel macros). */
-static clwarp_status
-expand_word(struct expander *ex, struct scan *sc)
-{
-	struct strbuf *out = ex->out;
-	const char *start = sc->p, *q;
-	size_t len;
-	bool cast;
-	enum kernel_use use = KERNEL_USE_NONE;
-	clwarp_status status;
-
-	while (is_ident_char(*sc->p))
-		sc->p++;
-	len = (size_t)(sc->p - start);
-	if (ex->cuda && !ex->serving && sc->brace_depth > 0 &&
-	    cuda_shared_word(out, start, &sc->p, sc->in_kernel ? sc->brace_depth : 0, sc->stmt_at, &sc->line)) {
-		ex->types_named |= source_words_in(start, sc->p, &ex->block_sync);
-		sc->last = ';';
-		return CLWARP_OK;
-	}
-	/* A kernel cannot be static: the one before or after `kernel` goes. */
-	if (len == 6 && strncmp(start, "static", 6) == 0 && sc->paren_depth == 0 && sc->brace_depth == 0) {
-		sc->static_at = out->len;
-		if (sc->ks == KS_AFTER_KERNEL) {
-			strbuf_puts(out, "      ");
-			return CLWARP_OK;
-		}
-	}
-	for (q = sc->p; *q == ' ' || *q == '\t'; q++)
-		;
-	if (sc->paren_depth == 0 && sc->brace_depth == 0 && sc->ks == KS_NONE) {
-		status = kernel_macros_use(&ex->macros, start, len, sc->name, sc->line, &use);
-		/* A function-like kernel macro: expanded as far as its `kernel`. */
-		if (status == CLWARP_OK && use == KERNEL_USE_CALL)
-			status = kernel_expand(&ex->macros, start, ex->rewrite->reqd_sub_group_size,
-					       sc->name, &sc->line, out, &sc->p);
-		if (status != CLWARP_OK)
-			return status;
-		if (use == KERNEL_USE_CALL) {
-			kernel_begins(ex, sc);
-			sc->prev_is_name = true;
-			return CLWARP_OK;
-		}
-	}
-	/* CUDA's C++ functional cast T(x) is C's (T)(x) where C has no T
-	 * before '(': after an operator, `=`, `return`, `?`, a
-	 * conditional's `:` or `[` (not after `(` or `,`, where it
-	 * may be a declarator). No C program changes meaning. */
-	cast = ex->cuda && *q == '(' && strchr("=?+-*/%&|^<>!~[", sc->last) &&
-	       source_is_cast_type(start, len);
-	strbuf_puts(out, cast ? "(" : "");
-	strbuf_append(out, start, len);
-	strbuf_puts(out, cast ? ")" : "");
-	sc->last = len == 6 && strncmp(start, "return", 6) == 0 ? '=' : 'a';
-	note_word(ex, start, len);
-	/* `kernel`, `__kernel`, object-like macros for them (kernelmacro.h),
-	 * and __global__: CUDA's kernel qualifier, `kernel` in <clwarp/cuda.h>. */
-	if (use == KERNEL_USE_WORD) {
-		kernel_begins(ex, sc);
-		if (ex->rewrite->reqd_sub_group_size)
-			strbuf_printf(out, " __attribute__((intel_reqd_sub_group_size(%u)))",
-				      ex->rewrite->reqd_sub_group_size);
-		sc->prev_is_name = false;
-		return CLWARP_OK;
-	}
-	sc->prev_is_name = !(len == 13 && strncmp(start, "__attribute__", 13) == 0) &&
-			   !(len == 11 && strncmp(start, "__attribute", 11) == 0) &&
-			   !(len == 17 && strncmp(start, "__launch_bounds__", 17) == 0);
-	return CLWARP_OK;
-}
-
-/* A kernel's parameter list has closed: note one without parameters,
- * and append the hidden scratch parameter where it is wanted. */
-static void
-kernel_params_end(struct expander *ex, struct scan *sc)
-{
-	struct strbuf *out = ex->out;
-
-	if (!ex->scratch && source_params_are_empty(out->data + sc->params_start))
-		ex->kernel_without_params = true;
-	if (ex->scratch) {
-		if (source_params_are_empty(out->data + sc->params_start)) {
-			strbuf_truncate(out, sc->params_start);
-			strbuf_puts(out, SOURCE_SCRATCH_PARAM);
-		} else {
-			strbuf_puts(out, ", " SOURCE_SCRATCH_PARAM);
-		}
-	}
-	sc->ks = KS_NONE;
-	sc->kernel_sig = true;
-}
-
-/* One other character at sc->p (punctuation, an operator, a digit),
- * copied, and where it leaves the parentheses, braces and statements. */
-static void
-expand_punct(struct expander *ex, struct scan *sc)
-{
-	struct strbuf *out = ex->out;
-	char c = *sc->p;
-
-	if (c == '(') {
-		strbuf_append(out, sc->p++, 1);
-		if (sc->ks == KS_AFTER_KERNEL && sc->paren_depth == 0 && sc->prev_is_name) {
-			sc->ks = KS_IN_PARAMS;
-			sc->params_start = out->len;
-		}
-		sc->paren_depth++;
-	} else {
-		if (c == ')' && --sc->paren_depth == 0 && sc->ks == KS_IN_PARAMS)
-			kernel_params_end(ex, sc);
-		if (c == '{' && sc->brace_depth++ == 0) {
-			sc->in_kernel = sc->kernel_sig;
-			sc->kernel_sig = false;
-			sc->static_at = SIZE_MAX;
-		}
-		if (c == '}') {
-			sc->brace_depth--;
-			sc->in_kernel = sc->in_kernel && sc->brace_depth > 0;
-		}
-		/* A kernel prototype without a body ends here. */
-		if (c == ';' && sc->paren_depth == 0 && sc->ks == KS_AFTER_KERNEL)
-			sc->ks = KS_NONE;
-		strbuf_append(out, sc->p++, 1);
-	}
-	/* A conditional's `:` counts as its `?`; a label's or a
-	 * bit-field's does not. */
-	if (c == '?')
-		sc->open_ternaries++;
-	if (c == ';' || c == '{' || c == '}')
-		sc->open_ternaries = 0;
-	sc->last = c;
-	if (c == ':' && sc->open_ternaries > 0) {
-		sc->open_ternaries--;
-		sc->last = '?';
-	}
-	sc->prev_is_name = false;
-	sc->static_at = (c == ';' || c == '}') && sc->brace_depth == 0 ? SIZE_MAX : sc->static_at;
-	sc->kernel_sig = sc->kernel_sig && !((c == ';' || c == '}') && sc->brace_depth == 0);
-	if ((c == ';' || c == '{' || c == '}') && sc->brace_depth == 1 && sc->paren_depth == 0)
-		sc->stmt_at = out->len;
 }
 
 static clwarp_status

@@ -1,21 +1,20 @@
 /* clwarp-run: build and run one OpenCL C kernel from the command line.
  * This file is the run itself: the kernel file and its arguments, the
- * engine, the build, the launch and the check. Its options are in
- * options.c, --list-devices in list-devices.c, the output in output.c and
- * report.c. */
+ * engine and the build, then the launch (launch.c) and the check. Its
+ * options are in options.c, --list-devices in list-devices.c, the output
+ * in output.c and report.c, its state in run-state.h. */
 /* SPDX-License-Identifier: MIT */
 #include "argcheck.h"
 #include "argspec.h"
 #include "build-step.h"
 #include "check.h"
-#include "elemtype.h"
-#include "guard.h"
 #include "kernel-file.h"
-#include "launch-size.h"
+#include "launch.h"
 #include "list-devices.h"
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "run-state.h"
 #include "sanitize.h"
 
 #include <clwarp/clwarp.h>
@@ -38,36 +37,6 @@ compare_u64(const void *a, const void *b)
 }
 
 /* ------------------------------------------------------------------ run */
-
-struct run_state {
-	struct options cli, merged;
-	struct kernel_file kf;
-	struct argspec *specs;
-	size_t spec_count;
-	void **host;
-	size_t *guards;          /* each buffer's guard zone (guard.h) */
-	cl_mem *mems;
-	clwarp_engine *engine;
-	clwarp_kernel *kernel;
-	clwarp_build_info info;
-	struct output_buffer *outs;
-	struct check_report report;
-	uint64_t *times;
-	char *build_options;
-	bool args_from_file;     /* the SPECs are the kernel file's */
-	size_t out_count;        /* the out: arguments */
-	clwarp_backend backend;
-	unsigned warp;
-	int native;
-	const clwarp_device_info *dev;
-	const char *kname;
-	unsigned nargs;
-	unsigned dims;
-	size_t global[3], local[3];
-	bool has_local;
-	unsigned runs;           /* launches: --repeat, or 1 */
-	size_t nout;             /* s->outs in use */
-};
 
 static void
 run_state_clear(struct run_state *s)
@@ -437,191 +406,6 @@ run_kernel(struct run_state *s)
 	for (unsigned i = 0; i < s->nargs; i++) {
 		if (!argcheck(clwarp_kernel_cl(s->kernel), s->kname, i, &s->specs[i], err, sizeof(err)))
 			return report_usage("%s", err);
-	}
-	return 0;
-}
-
-/* The global and local sizes, and the warp contract for them. */
-static int
-run_sizes(struct run_state *s)
-{
-	const struct options *o = &s->merged;
-	clwarp_status status;
-
-	for (unsigned d = 0; d < 3; d++)
-		s->global[d] = s->local[d] = 1;
-	if (o->local_set && o->global_set && o->local_dims != o->global_dims)
-		return report_usage("the local size has %u dimension%s, the global size %u",
-				   o->local_dims, o->local_dims == 1 ? "" : "s", o->global_dims);
-	if (o->global_set) {
-		s->dims = o->global_dims;
-		memcpy(s->global, o->global, sizeof(s->global));
-	} else {
-		size_t i;
-
-		for (i = 0; i < s->spec_count && s->specs[i].kind != ARGSPEC_BUFFER; i++)
-			;
-		if (i == s->spec_count)
-			return report_usage("no -g given and no buffer argument to take the global size from");
-		s->dims = o->local_set ? o->local_dims : 1;
-		if (s->dims != 1)
-			return report_usage("a %u-dimensional local size needs -g with as many dimensions",
-					   s->dims);
-		s->global[0] = s->specs[i].count;
-	}
-	s->has_local = o->local_set;
-	if (s->has_local) {
-		memcpy(s->local, o->local, sizeof(s->local));
-		for (unsigned d = 0; d < s->dims; d++) {
-			if (s->global[d] % s->local[d] != 0)
-				return report_usage("the local size %zu does not divide the global size %zu (dimension %u)",
-						   s->local[d], s->global[d], d);
-		}
-	}
-
-	/* The local size and the warp contract. */
-	if (!s->has_local)
-		s->has_local = launch_size_default_local(s->global, s->dims, s->warp,
-							 s->dev->max_work_group_size, s->local);
-	status = clwarp_kernel_warp_info(s->kernel, s->dims, s->has_local ? s->local : NULL,
-					 &s->backend, &s->warp);
-	if (status != CLWARP_OK)
-		return report_library_error("cannot launch", status);
-	return 0;
-}
-
-/* Device buffers, each with its guard zone, and the kernel's arguments. */
-static int
-run_set_args(struct run_state *s)
-{
-	char err[1024];
-	clwarp_status status;
-	int rc;
-	size_t work_items = 1;
-
-	for (unsigned d = 0; d < s->dims; d++)
-		work_items *= s->global[d];
-	for (unsigned i = 0; i < s->nargs; i++) {
-		const struct argspec *a = &s->specs[i];
-
-		if (a->kind == ARGSPEC_BUFFER) {
-			/* Under Oclgrind (--sanitize) the buffers keep their
-			 * real size: Oclgrind reports a write past it. */
-			s->guards[i] = sanitize_is_child() ? 0 : guard_size(a, work_items,
-									       s->dev->max_alloc_size);
-			rc = guard_buffer_new(s->engine, i, a, s->guards[i], &s->host[i], &s->mems[i]);
-			if (rc)
-				return rc;
-			status = clwarp_kernel_set_arg_buffer(s->kernel, i, s->mems[i]);
-		} else if (a->kind == ARGSPEC_LOCAL) {
-			status = clwarp_kernel_set_arg_local(s->kernel, i, a->bytes);
-		} else {
-			unsigned char value[8];
-
-			argspec_scalar_value(a, value);
-			status = clwarp_kernel_set_arg_scalar(s->kernel, i, elemtype_size(a->type), value);
-		}
-		if (status != CLWARP_OK) {
-			snprintf(err, sizeof(err), "argument %u ('%s')", i, a->text);
-			return report_library_error(err, status);
-		}
-	}
-	return 0;
-}
-
-/* The time of run @p r, from its profiled event (released here). */
-static int
-run_time(struct run_state *s, cl_event ev, unsigned r)
-{
-	cl_ulong start = 0, end = 0;
-	cl_int e = clWaitForEvents(1, &ev);
-
-	if (e == CL_SUCCESS)
-		e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(start), &start, NULL);
-	if (e == CL_SUCCESS)
-		e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(end), &end, NULL);
-	clReleaseEvent(ev);
-	if (e != CL_SUCCESS) {
-		report_error("kernel %s failed or has no profiling times: %s", s->kname,
-			  clwarp_cl_error_name(e));
-		return EXIT_RUNTIME;
-	}
-	s->times[r] = end > start ? end - start : 0;
-	return 0;
-}
-
-/* Launch, once or --repeat times, each from the same inputs. */
-static int
-run_launch(struct run_state *s)
-{
-	const struct options *o = &s->merged;
-	clwarp_status status;
-	int rc;
-
-	s->runs = o->repeat ? o->repeat : 1;
-	if (o->repeat) {
-		s->times = calloc(s->runs, sizeof(uint64_t));
-		if (!s->times) {
-			report_error("out of memory");
-			return EXIT_RUNTIME;
-		}
-	}
-	for (unsigned r = 0; r < s->runs; r++) {
-		cl_event ev = NULL;
-
-		/* Every run starts from the same inputs. */
-		for (unsigned i = 0; r > 0 && i < s->nargs; i++) {
-			if (s->specs[i].kind != ARGSPEC_BUFFER)
-				continue;
-			status = clwarp_buffer_write(s->engine, s->mems[i], 0, s->specs[i].bytes, s->host[i]);
-			if (status != CLWARP_OK)
-				return report_library_error("cannot reset a buffer", status);
-		}
-		status = clwarp_kernel_launch(s->kernel, s->dims, s->global, s->has_local ? s->local : NULL,
-					      o->repeat ? &ev : NULL);
-		if (status != CLWARP_OK)
-			return report_library_error("launch failed", status);
-		if (ev && (rc = run_time(s, ev, r)))
-			return rc;
-	}
-	return 0;
-}
-
-/* Read back, and check every guard zone: a write past the end of any
- * buffer fails the run. Then --check's comparisons. */
-static int
-run_read_back(struct run_state *s)
-{
-	int rc, overflow = 0;
-
-	for (unsigned i = 0; i < s->nargs; i++) {
-		const struct argspec *a = &s->specs[i];
-
-		if (a->kind != ARGSPEC_BUFFER)
-			continue;
-		rc = guard_read_back(s->engine, i, a, s->guards[i], s->host[i], s->mems[i]);
-		if (rc == EXIT_OVERFLOW)
-			overflow = rc;
-		else if (rc)
-			return rc;
-		if (!a->out)
-			continue;
-		s->outs[s->nout].arg = i;
-		s->outs[s->nout].type = a->type;
-		s->outs[s->nout].count = a->count;
-		s->outs[s->nout].data = s->host[i];
-		s->nout++;
-	}
-	if (overflow)
-		return overflow;
-	if (s->merged.check) {
-		for (size_t k = 0; k < s->nout; k++) {
-			const struct kf_expect *x = kernel_file_expect(&s->kf, (unsigned)k, s->warp);
-
-			if (x)
-				check_compare(&s->report, s->outs[k].type, s->outs[k].data, s->outs[k].count,
-					      s->outs[k].arg, x->values, x->count);
-		}
 	}
 	return 0;
 }
