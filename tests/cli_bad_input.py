@@ -250,7 +250,7 @@ BAD_INPUT = [
 
 # Garbage in every CLWARP_* variable the library and the tool read (src/engine.c,
 # src/diskcache_folder.c): empty (the same as unset), not a number, negative, huge,
-# trailing junk. CLWARP_ALGO_TUNING (the algorithms only) is in test-bad-input.c.
+# trailing junk. CLWARP_ALGO_TUNING (the algorithms only) is in test-bad-input-env.c.
 ENV_OK = ("", 0, None)
 BAD_ENV = {
     "CLWARP_DEVICE": [ENV_OK, ("no such device", 1, "CLWARP_DEVICE=\"no such device\" matches no OpenCL device"),

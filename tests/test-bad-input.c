@@ -1,28 +1,19 @@
 /* Bad input at the API: one table of calls that must fail with one status
- * and one clear message (docs/reliability.md, "Bad input"); the CLI's cases
- * are in tests/cli_bad_input.py. */
+ * and one clear message (docs/reliability.md, "Bad input"); the environment's
+ * cases are in test-bad-input-env.c, the CLI's in tests/cli_bad_input.py. */
 /* SPDX-License-Identifier: MIT */
 #include "testutil.h"
 
 #include <clwarp/algorithms.h>
 #include <stdint.h>
 
-/* What every case shares: an engine, a built program and one of its
- * kernels, a 64-byte buffer, a folder of files, the last message. */
-static struct {
-	clwarp_engine *e;
-	clwarp_program *p;
-	clwarp_kernel *k;
-	cl_mem buf;
-	char *dir;
-	char msg[8192];
-	unsigned warnings;
-	char warning[1024];
-} F;
+#include "test-bad-input.h"
+
+struct bad_input_fixture F;
 
 static const char source[] = "kernel void two(global int *a, int b) { a[get_global_id(0)] = b; }\n";
 
-static void
+void
 capture(clwarp_log_level level, const char *message, void *user_data)
 {
 	(void)user_data;
@@ -39,69 +30,6 @@ capture(clwarp_log_level level, const char *message, void *user_data)
 		snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error()); \
 		return keep_status_;                                       \
 	} while (0)
-
-/* Set @p name to @p value (NULL: unset); returns the old value to give
- * back to restore_env() (a CI step may set CLWARP_* for every test). */
-static char *
-set_env(const char *name, const char *value)
-{
-	const char *old = getenv(name);
-	char *saved = old ? strdup(old) : NULL;
-
-	if (value)
-		setenv(name, value, 1);
-	else
-		unsetenv(name);
-	return saved;
-}
-
-static void
-restore_env(const char *name, char *saved)
-{
-	if (saved)
-		setenv(name, saved, 1);
-	else
-		unsetenv(name);
-	free(saved);
-}
-
-/* An engine made with @p name=@p value in the environment, its log
- * captured; freed at once. */
-static clwarp_status
-env_engine(const char *name, const char *value)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-	clwarp_status s;
-	char *saved = set_env(name, value);
-	clwarp_engine_options_init(&o);
-	o.log_fn = capture;
-	F.warnings = 0;
-	F.warning[0] = '\0';
-	s = clwarp_engine_new(&o, &e);
-	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
-	restore_env(name, saved);
-	clwarp_engine_free(e);
-	return s;
-}
-
-/* An algorithm call (they read CLWARP_ALGO_TUNING) on a fresh engine. */
-static clwarp_status
-tuning(const char *value)
-{
-	clwarp_engine *e = test_engine(NULL);
-	cl_mem m = NULL;
-	clwarp_status s;
-	char *saved = set_env("CLWARP_ALGO_TUNING", value);
-
-	ck_assert_clwarp_ok(clwarp_buffer_new(e, CL_MEM_READ_WRITE, 64, NULL, &m));
-	s = clwarp_reduce(e, CLWARP_TYPE_INT, m, m, 4, CLWARP_OP_ADD, NULL);
-	snprintf(F.msg, sizeof(F.msg), "%s", clwarp_last_error());
-	restore_env("CLWARP_ALGO_TUNING", saved);
-	clReleaseMemObject(m);
-	clwarp_engine_free(e);
-	return s;
-}
 
 /* Build the file @p name of F.dir holding @p size bytes of @p data. */
 static clwarp_status
@@ -131,85 +59,6 @@ launch(unsigned dims, size_t g0, size_t g1, size_t l0, size_t l1)
 }
 
 /* ---------------------------------------------------------------- cases */
-
-/* The environment: every CLWARP_* variable the library reads. */
-static clwarp_status c_warp_size_negative(void) { return env_engine("CLWARP_WARP_SIZE", "-1"); }
-static clwarp_status c_warp_size_blank(void) { return env_engine("CLWARP_WARP_SIZE", " 16"); }
-static clwarp_status c_warp_size_plus(void) { return env_engine("CLWARP_WARP_SIZE", "+16"); }
-static clwarp_status c_warp_size_huge(void) { return env_engine("CLWARP_WARP_SIZE", "99999999999999999999"); }
-static clwarp_status c_warp_size_junk(void) { return env_engine("CLWARP_WARP_SIZE", "32x"); }
-static clwarp_status c_warp_size_wide(void) { return env_engine("CLWARP_WARP_SIZE", "4096"); }
-static clwarp_status c_warp_size_zero(void) { return env_engine("CLWARP_WARP_SIZE", "0"); }
-static clwarp_status c_warp_size_empty(void) { return env_engine("CLWARP_WARP_SIZE", ""); }
-static clwarp_status c_cache_max_text(void) { return env_engine("CLWARP_CACHE_MAX_BYTES", "abc"); }
-static clwarp_status c_cache_max_negative(void) { return env_engine("CLWARP_CACHE_MAX_BYTES", " -1"); }
-static clwarp_status c_cache_max_huge(void) { return env_engine("CLWARP_CACHE_MAX_BYTES", "99999999999999999999"); }
-static clwarp_status c_cache_max_suffix(void) { return env_engine("CLWARP_CACHE_MAX_BYTES", "256M"); }
-static clwarp_status c_cache_max_zero(void) { return env_engine("CLWARP_CACHE_MAX_BYTES", "0"); }
-static clwarp_status c_cache_word(void) { return env_engine("CLWARP_CACHE", "off"); }
-static clwarp_status c_cache_number(void) { return env_engine("CLWARP_CACHE", "2"); }
-static clwarp_status c_cache_empty(void) { return env_engine("CLWARP_CACHE", ""); }
-static clwarp_status c_log_level_number(void) { return env_engine("CLWARP_LOG_LEVEL", "4"); }
-static clwarp_status c_log_level_junk(void) { return env_engine("CLWARP_LOG_LEVEL", "debugx"); }
-static clwarp_status c_backend_case(void) { return env_engine("CLWARP_BACKEND", "Local"); }
-static clwarp_status c_native_width_two(void) { return env_engine("CLWARP_NATIVE_WIDTH", "2"); }
-static clwarp_status c_device_none(void) { return env_engine("CLWARP_DEVICE", "no such device"); }
-static clwarp_status c_device_index_junk(void) { return env_engine("CLWARP_DEVICE", "0:0junk"); }
-
-static clwarp_status
-c_cache_dir_file(void)
-{
-	char *cache = set_env("CLWARP_CACHE", NULL);
-	clwarp_status s = env_engine("CLWARP_CACHE_DIR", "/dev/null");
-
-	restore_env("CLWARP_CACHE", cache);
-	/* The documented fallback: one warning, memory cache only. */
-	ck_assert_uint_eq(F.warnings, 1);
-	ck_assert_ptr_nonnull(strstr(F.warning, "/dev/null"));
-	snprintf(F.msg, sizeof(F.msg), "%s", F.warning);
-	return s;
-}
-
-/* An unknown shared group: the same fallback as an unusable folder. */
-static clwarp_status
-c_cache_group_env(void)
-{
-	char *cache = set_env("CLWARP_CACHE", NULL);
-	clwarp_status s = env_engine("CLWARP_CACHE_GROUP", "clwarp-no-such-group");
-
-	restore_env("CLWARP_CACHE", cache);
-	ck_assert_uint_eq(F.warnings, 1);
-	snprintf(F.msg, sizeof(F.msg), "%s", F.warning);
-	return s;
-}
-
-static clwarp_status
-c_cache_group_option(void)
-{
-	clwarp_engine_options o;
-	clwarp_engine *e = NULL;
-	clwarp_status s;
-
-	char *cache = set_env("CLWARP_CACHE", NULL);
-
-	clwarp_engine_options_init(&o);
-	o.cache_group = "clwarp-no-such-group";
-	o.log_fn = capture;
-	F.warnings = 0;
-	F.warning[0] = '\0';
-	s = clwarp_engine_new(&o, &e);
-	restore_env("CLWARP_CACHE", cache);
-	clwarp_engine_free(e);
-	ck_assert_uint_eq(F.warnings, 1);
-	snprintf(F.msg, sizeof(F.msg), "%s", F.warning);
-	return s;
-}
-
-static clwarp_status c_tuning_text(void) { return tuning("wg=abc"); }
-static clwarp_status c_tuning_negative(void) { return tuning("wg=-64"); }
-static clwarp_status c_tuning_huge(void) { return tuning("wg=99999999999999999999"); }
-static clwarp_status c_tuning_junk(void) { return tuning("wg=64x"); }
-static clwarp_status c_tuning_key(void) { return tuning("tile=4"); }
 
 /* Sources and files. */
 static clwarp_status
