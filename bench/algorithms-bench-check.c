@@ -210,6 +210,33 @@ check_softmax(struct bench *b, const struct bench_case *c, size_t n)
 	return 0;
 }
 
+/* Each row scanned on its own in double, with scan's tolerance on the row's running sums. */
+static int
+check_segscan(struct bench *b, const struct bench_case *c, size_t n)
+{
+	const float *got = b->got;
+	size_t rows = n / c->row;
+
+	read_back(b, b->out, rows * c->row * 4, b->got);
+	for (size_t r = 0; r < rows; r++) {
+		double run = 0, abs_run = 0;
+
+		for (size_t j = r * c->row; j < (r + 1) * c->row; j++) {
+			double before = run, want;
+
+			run += b->host_f[j];
+			abs_run += fabs(b->host_f[j]);
+			want = c->inclusive ? run : before;
+			if (!(fabs(got[j] - want) <= sum_tolerance(want, abs_run))) {
+				wrong(b, c, n, "row %zu element %zu is %.9g, expected %.9g", r,
+				      j - r * c->row, got[j], want);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 int
 check(struct bench *b, const struct bench_case *c, size_t n)
 {
@@ -226,6 +253,8 @@ check(struct bench *b, const struct bench_case *c, size_t n)
 		return check_segreduce(b, c, n);
 	case KIND_SOFTMAX:
 		return check_softmax(b, c, n);
+	case KIND_SEGSCAN:
+		return check_segscan(b, c, n);
 	}
 	return -1;
 }

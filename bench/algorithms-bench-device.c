@@ -56,6 +56,9 @@ call_case(struct bench *b, const void *ctx, cl_event *last)
 		                               c->row, c->combine, last);
 	case KIND_SOFTMAX:
 		return clwarp_softmax_rows(b->engine, b->in, b->out, n / c->row, c->row, last);
+	case KIND_SEGSCAN:
+		return clwarp_segmented_scan(b->engine, c->type, b->in, b->out, n / c->row, c->row,
+		                             c->combine, c->inclusive ? CLWARP_SCAN_INCLUSIVE : 0, last);
 	}
 	return CLWARP_ERROR_INVALID_ARGUMENT;
 }

@@ -92,6 +92,19 @@ host_once(const struct bench_case *c, size_t n, const float *xf, const int32_t *
 		}
 		host_sink = of[0];
 		break;
+	case KIND_SEGSCAN:
+		for (size_t r = 0; r < n / c->row; r++) {
+			const float *x = xf + r * c->row;
+			float *y = of + r * c->row, s = 0;
+			for (size_t j = 0; j < c->row; j++) {
+				float v = x[j];
+				y[j] = c->inclusive ? (s += v) : s;
+				if (!c->inclusive)
+					s += v;
+			}
+		}
+		host_sink = of[n - 1];
+		break;
 	}
 }
 

@@ -109,6 +109,7 @@ bytes_moved(const struct bench_case *c, size_t n, size_t selected)
 		return e * (double)n;
 	case KIND_SCAN:
 	case KIND_SOFTMAX:
+	case KIND_SEGSCAN:
 	case KIND_PARTITION:
 	case KIND_PARTITION_REVERSED:
 		return 2.0 * e * (double)n;

@@ -58,7 +58,8 @@
 /* --ops: the operations run by default, and every one. */
 static const char *const default_ops = "reduce,scan,compact,segreduce,softmax";
 static const char *const all_ops =
-	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,partition_reversed,segreduce,softmax";
+	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,partition_reversed,segreduce,softmax,"
+	"segscan";
 
 /* ------------------------------------------------------------ command line */
 

@@ -24,6 +24,7 @@ enum kind {
 	KIND_PARTITION_REVERSED,  /* CLWARP_PARTITION_REVERSED: CUB's order */
 	KIND_SEGREDUCE,
 	KIND_SOFTMAX,
+	KIND_SEGSCAN,
 };
 
 struct bench_case {
@@ -79,6 +80,12 @@ static const struct bench_case cases[] = {
 	 0, 1024, "n*4 read + rows*4 written", NULL, 0},
 	{"softmax", "softmax_r256", KIND_SOFTMAX, CLWARP_TYPE_FLOAT, CLWARP_OP_ADD, 0, 256,
 	 "2n*4 read+write", NULL, 0},
+	{"segscan", "segmented_scan_inclusive_add_r32", KIND_SEGSCAN, CLWARP_TYPE_FLOAT,
+	 CLWARP_OP_ADD, 1, 32, "n*4 read + n*4 written", NULL, 0},
+	{"segscan", "segmented_scan_inclusive_add_r256", KIND_SEGSCAN, CLWARP_TYPE_FLOAT,
+	 CLWARP_OP_ADD, 1, 256, "n*4 read + n*4 written", NULL, 0},
+	{"segscan", "segmented_scan_inclusive_add_r1024", KIND_SEGSCAN, CLWARP_TYPE_FLOAT,
+	 CLWARP_OP_ADD, 1, 1024, "n*4 read + n*4 written", NULL, 0},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
