@@ -22,9 +22,13 @@
 //
 // TSV backends: "cub" for the device-wide calls (cub::Device*), "cub-kernel"
 // for small kernels written here on CUB's block/warp primitives (WarpReduce
-// per row of 32, 64, 128, BlockReduce softmax per row of 256), "cuda-memcpy" and
-// "cuda-kernel" for the copy bandwidth (cudaMemcpy device to device, and a
-// float4 copy kernel like algorithms-bench's).
+// per row of 32, 64, 128, BlockReduce softmax per row of 256; for the
+// segmented scan, bench/cub-row-scan.cuh: WarpScan per row of 32, BlockScan
+// per row of 256, 1024), "cuda-memcpy" and "cuda-kernel" for the copy
+// bandwidth (cudaMemcpy device to device, and a float4 copy kernel like
+// algorithms-bench's). The segmented scan's "cub" is DeviceScan::
+// InclusiveSumByKey with the row index as each element's key, uploaded
+// before the timing. Its rows come last, after every other op's.
 
 #include <cub/cub.cuh>
 
@@ -33,6 +37,7 @@
 #include <ctime>
 
 #include "bench-cuda.cuh"
+#include "cub-row-scan.cuh"
 
 namespace {
 
@@ -44,7 +49,7 @@ constexpr int kLog2Ceil = 28;
 
 const char *const kDefaultOps = "reduce,scan,compact,segreduce,softmax";
 const char *const kAllOps =
-	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax";
+	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax,segscan";
 
 // One warp per row of 32: the CUB counterpart of a warp-per-row reduction.
 __global__ void warp_rows32(const float *in, float *out, size_t rows)
@@ -107,7 +112,7 @@ __global__ void copy4(const float4 *in, float4 *out, size_t n4)
 		out[i] = in[i];
 }
 
-enum Kind { REDUCE, SCAN, COMPACT, PARTITION, SEGREDUCE, WARPROWS, SOFTMAX };
+enum Kind { REDUCE, SCAN, COMPACT, PARTITION, SEGREDUCE, WARPROWS, SOFTMAX, SEGSCAN, ROWSCAN };
 
 struct Case {
 	const char *group, *backend, *op, *type;
@@ -153,6 +158,19 @@ const Case kCases[] = {
 	 "n*4 read + rows*4 written; offsets not counted"},
 	{"softmax", "cub-kernel", "softmax_r256", "float", SOFTMAX, 0, 0, 256,
 	 "2n*4 read+write; cub::BlockReduce, one block per row"},
+	// Last, so that whatever they do, every other op's rows are in the TSV.
+	{"segscan", "cub", "segmented_scan_inclusive_add_r32", "float", SEGSCAN, 0, 1, 32,
+	 "n*4 read + n*4 written; keys not counted"},
+	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r32", "float", ROWSCAN, 0, 1, 32,
+	 "n*4 read + n*4 written; cub::WarpScan, one warp per row"},
+	{"segscan", "cub", "segmented_scan_inclusive_add_r256", "float", SEGSCAN, 0, 1, 256,
+	 "n*4 read + n*4 written; keys not counted"},
+	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r256", "float", ROWSCAN, 0, 1, 256,
+	 "n*4 read + n*4 written; cub::BlockScan, one block per row"},
+	{"segscan", "cub", "segmented_scan_inclusive_add_r1024", "float", SEGSCAN, 0, 1, 1024,
+	 "n*4 read + n*4 written; keys not counted"},
+	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r1024", "float", ROWSCAN, 0, 1, 1024,
+	 "n*4 read + n*4 written; cub::BlockScan, one block per row, 4 items a thread"},
 };
 
 struct Bench {
@@ -164,6 +182,7 @@ struct Bench {
 	int32_t *d_in_i = nullptr;
 	float *d_out = nullptr;
 	int *d_offsets = nullptr;
+	int *d_keys = nullptr;   // the segmented scan's row index per element, when segscan runs
 	int *d_small = nullptr;
 	void *d_temp = nullptr;
 	size_t temp_bytes = 0;
@@ -245,6 +264,13 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 			CUDA_CHECK(cudaGetLastError());
 		}
 		break;
+	case SEGSCAN:
+		CUDA_CHECK(cub::DeviceScan::InclusiveSumByKey(t, tb, b.d_keys, b.d_in_f, b.d_out, nn));
+		break;
+	case ROWSCAN:
+		if (!query)
+			rowscan::launch(b.d_in_f, b.d_out, n, c.row);
+		break;
 	}
 	if (query)
 		ensure_temp(b, tb);
@@ -262,6 +288,24 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 }
 
 double sum_tolerance(double sum, double abs_sum) { return 0.05 + 1e-5 * fabs(sum) + 1e-8 * abs_sum; }
+
+// The segmented scan: each row's inclusive sum in double on the host, with the scan's tolerance.
+void check_row_scan(Bench &b, const Case &c, size_t n)
+{
+	const float *x = b.hf.data();
+
+	CUDA_CHECK(cudaMemcpy(b.got.data(), b.d_out, n * 4, cudaMemcpyDeviceToHost));
+	for (size_t r = 0; r < n / c.row; r++) {
+		double run = 0, abs_run = 0;
+		for (size_t j = r * c.row; j < (r + 1) * c.row; j++) {
+			run += x[j];
+			abs_run += fabs(x[j]);
+			if (!(fabs(b.got[j] - run) <= sum_tolerance(run, abs_run)))
+				wrong(c, n, "row %zu element %zu is %.9g, expected %.9g", r, j - r * c.row,
+				      b.got[j], run);
+		}
+	}
+}
 
 void check(Bench &b, const Case &c, size_t n)
 {
@@ -386,6 +430,10 @@ void check(Bench &b, const Case &c, size_t n)
 		}
 		break;
 	}
+	case SEGSCAN:
+	case ROWSCAN:
+		check_row_scan(b, c, n);
+		break;
 	}
 }
 
@@ -397,6 +445,8 @@ double bytes_moved(const Case &c, size_t n, size_t selected)
 	case SCAN:
 	case SOFTMAX:
 	case PARTITION:
+	case SEGSCAN:
+	case ROWSCAN:
 		return 8.0 * n;
 	case COMPACT:
 		return 4.0 * (double)(n + selected);
@@ -405,6 +455,28 @@ double bytes_moved(const Case &c, size_t n, size_t selected)
 		return 4.0 * (double)(n + n / c.row);
 	}
 	return 0;
+}
+
+// What a row case needs before its calls at size n, outside the timing:
+// the segmented reduce's row offsets, the segmented scan's key per element
+// (its row) and an output of NaNs, so that a scan that writes nothing fails the check.
+void prepare_rows(Bench &b, const Case &c, size_t n)
+{
+	if (c.kind == SEGREDUCE) {
+		std::vector<int> off(n / c.row + 1);
+		for (size_t r = 0; r < off.size(); r++)
+			off[r] = (int)(r * c.row);
+		CUDA_CHECK(cudaMemcpy(b.d_offsets, off.data(), off.size() * sizeof(int),
+		                      cudaMemcpyHostToDevice));
+	}
+	if (c.kind == SEGSCAN) {
+		std::vector<int> keys(n);
+		for (size_t j = 0; j < n; j++)
+			keys[j] = (int)(j / c.row);
+		CUDA_CHECK(cudaMemcpy(b.d_keys, keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+	}
+	if (c.kind == SEGSCAN || c.kind == ROWSCAN)
+		CUDA_CHECK(cudaMemset(b.d_out, 0xff, n * 4));
 }
 
 int reps_for(const Bench &b, size_t n) { return n > ((size_t)1 << 24) ? std::max(1, b.reps / 2) : b.reps; }
@@ -477,7 +549,8 @@ void usage(FILE *f)
 	        "  --batch K    calls queued back to back per round (default 32)\n"
 	        "  --ops LIST   %s (default), or any of %s; \"all\" for every one\n"
 	        "  sizes n = 2^min .. 2^max (default 2^%d .. 2^%d, fewer where three buffers of n\n"
-	        "  floats do not fit the GPU's free memory); reps default 20, half above 2^24\n",
+	        "  floats, four with segscan, do not fit the GPU's free memory); reps default 20,\n"
+	        "  half above 2^24\n",
 	        kDefaultOps, kAllOps, kLog2Floor, kLog2Ceil);
 }
 
@@ -541,7 +614,10 @@ int main(int argc, char **argv)
 	CUDA_CHECK(cudaGetDevice(&dev));
 	CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
 	CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
-	while (max_log2 > min_log2 && 3.0 * 4.0 * (double)((size_t)1 << max_log2) > 0.9 * (double)free_b)
+	// Three buffers of n floats, four with the segmented scan's keys.
+	bool keys = in_list(ops, "segscan");
+	double buffers = keys ? 4.0 : 3.0;
+	while (max_log2 > min_log2 && buffers * 4.0 * (double)((size_t)1 << max_log2) > 0.9 * (double)free_b)
 		max_log2--;
 	int cub_v = CUB_VERSION;
 	printf("device: %s (sm_%d%d, %.1f GiB, CUB %d.%d.%d)\n", prop.name, prop.major, prop.minor,
@@ -563,6 +639,8 @@ int main(int argc, char **argv)
 	CUDA_CHECK(cudaMalloc(&b.d_out, b.max_n * 4));
 	CUDA_CHECK(cudaMalloc(&b.d_small, 64));
 	CUDA_CHECK(cudaMalloc(&b.d_offsets, (b.max_n / 32 + 1) * sizeof(int)));
+	if (keys)
+		CUDA_CHECK(cudaMalloc(&b.d_keys, b.max_n * sizeof(int)));
 	CUDA_CHECK(cudaMemcpy(b.d_in_f, b.hf.data(), b.max_n * 4, cudaMemcpyHostToDevice));
 	CUDA_CHECK(cudaMemcpy(b.d_in_i, b.hi.data(), b.max_n * 4, cudaMemcpyHostToDevice));
 	// Never let d_temp be NULL in a real call: CUB would take it for a size query.
@@ -618,13 +696,7 @@ int main(int argc, char **argv)
 			size_t n = (size_t)1 << l;
 			if (c.row && n < c.row)
 				continue;
-			if (c.kind == SEGREDUCE) {
-				std::vector<int> off(n / c.row + 1);
-				for (size_t r = 0; r < off.size(); r++)
-					off[r] = (int)(r * c.row);
-				CUDA_CHECK(cudaMemcpy(b.d_offsets, off.data(), off.size() * sizeof(int),
-				                      cudaMemcpyHostToDevice));
-			}
+			prepare_rows(b, c, n);
 			run_case(b, c, n, true); // size query, grows the temp storage
 			run_case(b, c, n, false);
 			CUDA_CHECK(cudaDeviceSynchronize());
@@ -650,5 +722,6 @@ int main(int argc, char **argv)
 	cudaFree(b.d_out);
 	cudaFree(b.d_small);
 	cudaFree(b.d_offsets);
+	cudaFree(b.d_keys);
 	return 0;
 }
