@@ -12,8 +12,9 @@
 # ROUNDS rounds, each of:
 #   users      algorithms-bench on an engine without profiling, as users
 #              make them (reduce, scan, compaction, partition_reversed,
-#              the row calls segmented_reduce (rows of 32-1024) and
-#              softmax_rows (rows of 256), and the copy kernel),
+#              the row calls segmented_reduce (rows of 32-1024),
+#              softmax_rows (rows of 256) and segmented_scan (inclusive
+#              add, rows of 32, 256, 1024), and the copy kernel),
 #              2^10-2^MAX_LOG2: the blocking call and back to back;
 #   event      the four device-wide calls on the profiling engine,
 #              2^10-2^16: the event time of the small sizes against the
@@ -21,7 +22,10 @@
 #              alone);
 #   cub        cub-bench, the same calls (segmented reduce: "cub",
 #              DeviceSegmentedReduce, and "cub-kernel", a WarpReduce or
-#              BlockReduce kernel per row; softmax: "cub-kernel" only),
+#              BlockReduce kernel per row; segmented scan, after all
+#              the others: "cub", DeviceScan::InclusiveSumByKey with the
+#              row as key, and "cub-kernel", a WarpScan or BlockScan
+#              kernel per row; softmax: "cub-kernel" only),
 #              2^10-2^MAX_LOG2;
 #   hist-rle   hist-rle-bench without profiling and cub-hist-rle-bench,
 #              2^16-2^MAX_LOG2;
@@ -33,9 +37,11 @@
 # 20, hist-rle 70, cub hist-rle 70, sort 40, cub sort 30). The row calls
 # add six ops to users and nine rows to cub; at the four calls' cost per
 # op (5-11 s over 2^10-2^28; the budget caps an op at 2 x BUDGET s a
-# size, 38 s) that is 30-65 s and about 30 s, so a round takes 300-340 s
-# and one 600-s call on the device machine gets one round at the
-# defaults; STEPS and MAX_LOG2 make a round shorter. Writes into OUTDIR:
+# size, 38 s) that is 30-65 s and about 30 s, so a round takes 300-340 s.
+# The segmented scan (three ops in users, six rows in cub) adds about
+# 25 s a round, 325-365 s; one 600-s call on the device machine still
+# gets one round at the defaults; STEPS and MAX_LOG2 make a round
+# shorter. Writes into OUTDIR:
 #   R-NAME.tsv / R-NAME.txt   each step of round R
 #   scorecard.txt             bench/scorecard.py over every TSV: each target
 #                             of the issue, met or missed, per call and size
@@ -135,7 +141,7 @@ done
 echo "built in $SECONDS s"
 SECONDS=0
 
-OPS=reduce,scan,compact,partition_reversed ROW_OPS=segreduce,softmax
+OPS=reduce,scan,compact,partition_reversed ROW_OPS=segreduce,softmax,segscan
 COMMON=(--device "$DEVICE" --backends auto --reps "$REPS" --budget "$BUDGET" --batch "$BATCH" --keep-going)
 HR=(--device "$DEVICE" --min-log2 16 --max-log2 "$MAX_LOG2" --reps 9 --batch 16)
 SMALL_MAX=$((MAX_LOG2 < 16 ? MAX_LOG2 : 16))
