@@ -17,7 +17,7 @@
  * profiling from a marker enqueued just before it to the end of its last
  * command (the engine's queue has CLWARP_ENGINE_PROFILING), as sort-bench
  * does; medians. Every result is checked against the host once per size
- * (--no-check 1 skips that, for diagnostic builds).
+ * (--no-check 1 skips that, for diagnostic builds, but not with --host).
  * Two more figures per size, as bench/algorithms-bench gives them: the
  * host wall time of one blocking call (event NULL, median of R), and
  * back to back, the wall time per call of K calls queued (--batch K,
