@@ -4,7 +4,7 @@
 /*
  * Usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N]
  *                       [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE]
- *                       [--no-profiling] [--label TEXT]
+ *                       [--no-profiling] [--label TEXT] [--host]
  *
  * Cases (bench/bench-util.h makes the data; cub-hist-rle-bench.cu runs the
  * same on CUB): histograms of uint samples uniform in [0, 2^24) with 256,
@@ -17,7 +17,7 @@
  * profiling from a marker enqueued just before it to the end of its last
  * command (the engine's queue has CLWARP_ENGINE_PROFILING), as sort-bench
  * does; medians. Every result is checked against the host once per size
- * (--no-check 1 skips that, for diagnostic builds).
+ * (--no-check 1 skips that, for diagnostic builds, but not with --host).
  * Two more figures per size, as bench/algorithms-bench gives them: the
  * host wall time of one blocking call (event NULL, median of R), and
  * back to back, the wall time per call of K calls queued (--batch K,
@@ -28,6 +28,11 @@
  * 5-8 us back to back: docs/design/host.md); there is then no event
  * time, and the median column is the blocking call's (timing "wall").
  * --label TEXT writes the backend as NAME[TEXT] (algorithms-bench's).
+ * --host adds, beside each device figure, the same call as a plain
+ * single-threaded C loop on the host (median wall time of R, after one
+ * untimed call), the CPU baseline; its result is checked against the
+ * device's, and its rows have backend "host" and timing "wall", as
+ * algorithms-bench's host rows.
  * --only takes a comma-separated list of cases. TSV rows: device backend
  * op type n median_ms gbps wall_ms timing batch_ms (algorithms-bench's
  * columns; GB/s of samples or keys read, timing "event" or "wall").
@@ -142,39 +147,84 @@ batch_calls(clwarp_engine *e, const struct bench_hr_case *c, const struct buffer
 	return (bench_now_s() - t0) * 1e3 / k;
 }
 
-/* The result against the host: every count of the histogram; every run's
- * key and length (run-length encode), key and sum (reduce by key) or key
- * (unique). */
-static void
-check(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, const void *data,
-      size_t n)
+/* The same call as a plain single-threaded C loop on the host (--host,
+ * the CPU's own figure beside the device's, as algorithms-bench's host
+ * loops; and the reference the device's result is checked against). Fills
+ * keys (the runs' keys) and counts (bin counts, run lengths or sums);
+ * returns the number of runs (0 for a histogram). */
+static uint32_t
+host_call(const struct bench_hr_case *c, const void *data, const uint32_t *vals, size_t n,
+	  uint32_t *keys, uint32_t *counts)
 {
-	bool runs_kind = c->kind != BENCH_HIST;
-	size_t slots = runs_kind ? n : c->param;
-	uint32_t *want = calloc(slots, 4), *got = malloc(slots * 4), runs = 0, got_runs = 0;
-	uint32_t *want_keys = runs_kind ? malloc(slots * 4) : NULL;
 	const uint32_t *u = data;
 	const float *f = data;
+	uint32_t runs = 0;
+
+	if (c->kind == BENCH_HIST) {
+		memset(counts, 0, (size_t)c->param * 4);
+		if (c->range) {
+			for (size_t i = 0; i < n; i++)
+				if (u[i] < c->range)
+					counts[(uint64_t)u[i] * c->param / c->range]++;
+		} else {
+			for (size_t i = 0; i < n; i++)   /* exact: f is k / 2^24 */
+				if (f[i] >= 0.0f && f[i] < 1.0f)
+					counts[(uint32_t)(f[i] * (float)c->param)]++;
+		}
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i == 0 || u[i] != u[i - 1]) {
+			keys[runs++] = u[i];
+			if (c->kind == BENCH_UNIQUE)
+				continue;
+			counts[runs - 1] = 0;
+		}
+		if (c->kind == BENCH_RLE)
+			counts[runs - 1]++;
+		else if (c->kind == BENCH_RBK)
+			counts[runs - 1] += vals[i];
+	}
+	return runs;
+}
+
+/* Keeps the compiler from dropping a host loop whose result is unused. */
+static volatile uint32_t host_sink;
+
+/* The host loop's wall time, median of r (one untimed call first, to warm
+ * the caches and pages); *runs and the arrays hold its result. */
+static double
+time_host(const struct bench_hr_case *c, const void *data, const uint32_t *vals, size_t n, int r,
+	  uint32_t *keys, uint32_t *counts, uint32_t *runs, double *t)
+{
+	*runs = host_call(c, data, vals, n, keys, counts);
+	for (int i = 0; i < r; i++) {
+		double t0 = bench_now_s();
+
+		*runs = host_call(c, data, vals, n, keys, counts);
+		t[i] = (bench_now_s() - t0) * 1e3;
+		host_sink += *runs + (c->kind == BENCH_UNIQUE ? keys[0] : counts[0]);
+	}
+	return bench_median(t, r);
+}
+
+/* The device's result against the host's (want_keys, want, runs from
+ * host_call): every count of the histogram; every run's key and length
+ * (run-length encode), key and sum (reduce by key) or key (unique). */
+static void
+check(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b,
+      const uint32_t *want_keys, const uint32_t *want, uint32_t runs, size_t n)
+{
+	size_t slots = c->kind != BENCH_HIST ? runs : c->param;
+	uint32_t *got = malloc((slots ? slots : 1) * 4), got_runs = 0;
 	bool ok = true;
 
-	if (!want || !got || (runs_kind && !want_keys)) {
+	if (!got) {
 		fprintf(stderr, "hist-rle-bench: out of memory\n");
 		exit(1);
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (runs_kind) {
-			if (i == 0 || u[i] != u[i - 1])
-				want_keys[runs++] = u[i];
-			want[runs - 1] += c->kind == BENCH_RBK ? bench_rbk_value(i) : 1u;
-		} else if (c->range) {
-			want[(uint64_t)u[i] * c->param / c->range]++;
-		} else {
-			want[(uint32_t)(f[i] * (float)c->param)]++;   /* exact: f is k / 2^24 */
-		}
-	}
-	if (runs_kind) {
+	if (c->kind != BENCH_HIST) {
 		clwarp_buffer_read(e, b->num, 0, 4, &got_runs);
-		slots = runs;
 		ok = got_runs == runs && clwarp_buffer_read(e, b->out, 0, slots * 4, got) == CLWARP_OK &&
 		     memcmp(got, want_keys, slots * 4) == 0;
 	}
@@ -185,9 +235,127 @@ check(clwarp_engine *e, const struct bench_hr_case *c, const struct buffers *b, 
 		fprintf(stderr, "hist-rle-bench: %s %s n=%zu: wrong result\n", c->op, c->type, n);
 		exit(1);
 	}
-	free(want);
-	free(want_keys);
 	free(got);
+}
+
+/* What every size's run needs from main. */
+struct run {
+	clwarp_engine *e;
+	const clwarp_device_info *info;
+	const char *backend_name;
+	FILE *tsv;
+	int reps, no_check, batch;
+	bool profiling, host;
+};
+
+/* The input of one case and size: samples or keys in h, values in hv
+ * (reduce by key), both on the device in b. */
+static void
+make_input(const struct run *x, const struct bench_hr_case *c, int l, uint32_t *h, uint32_t *hv,
+	   struct buffers *b)
+{
+	size_t n = (size_t)1 << l;
+	/* Runs: n unique keys and counts (or sums) at most. */
+	size_t slots = c->kind != BENCH_HIST ? n : c->param;
+	clwarp_status s;
+
+	if (c->kind != BENCH_HIST)
+		bench_rle_keys(h, n, c->param, 42 + (uint64_t)l);
+	else if (c->range)
+		bench_hist_uint(h, n, c->range, 42 + (uint64_t)l);
+	else
+		bench_hist_float((float *)h, n, c->sorted, 42 + (uint64_t)l);
+	if ((s = clwarp_buffer_new(x->e, CL_MEM_READ_WRITE, n * 4, h, &b->in)) != CLWARP_OK ||
+	    (s = clwarp_buffer_new(x->e, CL_MEM_READ_WRITE, slots * 4, NULL, &b->counts)) ||
+	    (s = clwarp_buffer_new(x->e, CL_MEM_READ_WRITE, slots * 4, NULL, &b->out)) ||
+	    (s = clwarp_buffer_new(x->e, CL_MEM_READ_WRITE, 4, NULL, &b->num)))
+		die("buffers", s);
+	if (c->kind == BENCH_RBK) {
+		for (size_t i = 0; i < n; i++)
+			hv[i] = bench_rbk_value(i);
+		if ((s = clwarp_buffer_new(x->e, CL_MEM_READ_WRITE, n * 4, hv, &b->vals)) != CLWARP_OK)
+			die("buffers", s);
+	}
+}
+
+static void *
+xmalloc(size_t bytes)
+{
+	void *p = malloc(bytes ? bytes : 1);
+
+	if (!p) {
+		fprintf(stderr, "hist-rle-bench: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* One case at one size: the device's figures, and with --host the host
+ * loop's (a row whose backend is "host", timing "wall", as
+ * algorithms-bench writes its host rows). */
+static void
+run_size(const struct run *x, const struct bench_hr_case *c, int l)
+{
+	size_t n = (size_t)1 << l, slots = c->kind != BENCH_HIST ? n : c->param;
+	uint32_t *h = xmalloc(n * 4), *hv = c->kind == BENCH_RBK ? xmalloc(n * 4) : NULL;
+	uint32_t *keys = xmalloc(slots * 4), *counts = xmalloc(slots * 4), runs = 0;
+	int r = n > ((size_t)1 << 24) ? (x->reps + 1) / 2 : x->reps;
+	double *t = xmalloc(sizeof(double) * (size_t)r), ms = 0, wall_ms, batch_ms, host_ms = 0;
+	double per[BATCH_ROUNDS];
+	struct buffers b = { 0 };
+
+	make_input(x, c, l, h, hv, &b);
+	blocking_call(x->e, c, &b, n);   /* build, allocate, warm up */
+	if (x->host)
+		host_ms = time_host(c, h, hv, n, r, keys, counts, &runs, t);
+	else if (!x->no_check)
+		runs = host_call(c, h, hv, n, keys, counts);
+	if (x->host || !x->no_check)
+		check(x->e, c, &b, keys, counts, runs, n);
+	if (x->profiling) {
+		for (int i = 0; i < r; i++)
+			t[i] = timed_call(x->e, c, &b, n);
+		ms = bench_median(t, r);
+	}
+	for (int i = 0; i < r; i++)
+		t[i] = blocking_call(x->e, c, &b, n);
+	wall_ms = bench_median(t, r);
+	if (!x->profiling)
+		ms = wall_ms;
+	/* At most about a second of back-to-back calls a size. */
+	int k = wall_ms * x->batch * BATCH_ROUNDS > 1000.0 ? (int)(1000.0 / (wall_ms * BATCH_ROUNDS))
+							    : x->batch;
+
+	for (int i = 0; i < BATCH_ROUNDS; i++)
+		per[i] = batch_calls(x->e, c, &b, n, k > 2 ? k : 2);
+	batch_ms = bench_median(per, BATCH_ROUNDS);
+	printf("%-11s %-6s %5d %12.4f %10.1f %12.4f %12.4f", c->op, c->type, l, ms,
+	       (double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
+	if (x->host)
+		printf(" %12.4f", host_ms);
+	printf("\n");
+	fflush(stdout);
+	if (x->tsv) {
+		fprintf(x->tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\t%s\t%.6f\n", x->info->name,
+			x->backend_name, c->op, c->type, n, ms, (double)n * 4 / ms * 1e-6, wall_ms,
+			x->profiling ? "event" : "wall", batch_ms);
+		if (x->host)
+			fprintf(x->tsv, "%s\thost\t%s\t%s\t%zu\t%.6f\t%.4f\t%.6f\twall\t%.6f\n",
+				x->info->name, c->op, c->type, n, host_ms, (double)n * 4 / host_ms * 1e-6,
+				host_ms, 0.0);
+		fflush(x->tsv);
+	}
+	clReleaseMemObject(b.in);
+	clReleaseMemObject(b.out);
+	clReleaseMemObject(b.counts);
+	clReleaseMemObject(b.num);
+	if (b.vals)
+		clReleaseMemObject(b.vals);
+	free(h);
+	free(hv);
+	free(keys);
+	free(counts);
+	free(t);
 }
 
 int
@@ -196,7 +364,7 @@ main(int argc, char **argv)
 	clwarp_engine_options o;
 	clwarp_engine *e = NULL;
 	const char *tsv_path = NULL, *only = NULL, *label = NULL;
-	bool profiling = true;
+	bool profiling = true, host = false;
 	char backend_name[64];
 	int min_log2 = 16, max_log2 = 28, reps = 20, no_check = 0, batch = 32;
 	FILE *tsv = NULL;
@@ -208,12 +376,13 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
-		if (!strcmp(a, "--no-profiling")) {
-			profiling = false;
+		if (!strcmp(a, "--no-profiling") || !strcmp(a, "--host")) {
+			profiling = profiling && strcmp(a, "--no-profiling");
+			host = host || !strcmp(a, "--host");
 			continue;
 		}
 		if (!v) {
-			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE] [--no-profiling] [--label TEXT]\n");
+			fprintf(stderr, "usage: hist-rle-bench [--device SPEC] [--backend NAME] [--min-log2 N] [--max-log2 N] [--reps R] [--only OP] [--no-check 0|1] [--batch K] [--tsv FILE] [--no-profiling] [--label TEXT] [--host]\n");
 			return 2;
 		}
 		i++;
@@ -255,88 +424,17 @@ main(int argc, char **argv)
 	printf("device: %s (%s), backend %s, warp %u%s\n", info->name, info->driver_version,
 	       clwarp_backend_name(backend), warp,
 	       profiling ? "" : "; no profiling: the median column is the blocking call's");
-	printf("%-11s %-6s %5s %12s %10s %12s %12s\n", "op", "type", "log2", "median ms", "GB/s",
-	       "blocking ms", "b2b ms");
+	printf("%-11s %-6s %5s %12s %10s %12s %12s%s\n", "op", "type", "log2", "median ms", "GB/s",
+	       "blocking ms", "b2b ms", host ? "      host ms" : "");
+	struct run x = { e, info, backend_name, tsv, reps, no_check, batch, profiling, host };
+
 	for (size_t ci = 0; ci < BENCH_HR_CASES; ci++) {
 		const struct bench_hr_case *c = &bench_hr_cases[ci];
 
 		if (only && !bench_in_list(only, c->op))
 			continue;
-		for (int l = min_log2; l <= max_log2; l += 2) {
-			size_t n = (size_t)1 << l;
-			uint32_t *h = malloc(n * 4);
-			double *t = malloc(sizeof(double) * (size_t)reps), ms = 0, wall_ms, batch_ms;
-			double per[BATCH_ROUNDS];
-			int r = n > ((size_t)1 << 24) ? (reps + 1) / 2 : reps;
-			struct buffers b = { 0 };
-
-			if (!h || !t) {
-				fprintf(stderr, "hist-rle-bench: out of memory\n");
-				return 1;
-			}
-			if (c->kind != BENCH_HIST)
-				bench_rle_keys(h, n, c->param, 42 + (uint64_t)l);
-			else if (c->range)
-				bench_hist_uint(h, n, c->range, 42 + (uint64_t)l);
-			else
-				bench_hist_float((float *)h, n, c->sorted, 42 + (uint64_t)l);
-			/* Runs: n unique keys and counts (or sums) at most. */
-			size_t slots = c->kind != BENCH_HIST ? n : c->param;
-
-			if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, h, &b.in)) != CLWARP_OK ||
-			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, slots * 4, NULL, &b.counts)) ||
-			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, slots * 4, NULL, &b.out)) ||
-			    (s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, 4, NULL, &b.num)))
-				die("buffers", s);
-			if (c->kind == BENCH_RBK) {
-				uint32_t *hv = malloc(n * 4);
-
-				if (!hv) {
-					fprintf(stderr, "hist-rle-bench: out of memory\n");
-					return 1;
-				}
-				for (size_t i = 0; i < n; i++)
-					hv[i] = bench_rbk_value(i);
-				if ((s = clwarp_buffer_new(e, CL_MEM_READ_WRITE, n * 4, hv, &b.vals)) != CLWARP_OK)
-					die("buffers", s);
-				free(hv);
-			}
-			blocking_call(e, c, &b, n);   /* build, allocate, warm up */
-			if (!no_check)
-				check(e, c, &b, h, n);
-			if (profiling) {
-				for (int i = 0; i < r; i++)
-					t[i] = timed_call(e, c, &b, n);
-				ms = bench_median(t, r);
-			}
-			for (int i = 0; i < r; i++)
-				t[i] = blocking_call(e, c, &b, n);
-			wall_ms = bench_median(t, r);
-			if (!profiling)
-				ms = wall_ms;
-			/* At most about a second of back-to-back calls a size. */
-			int k = wall_ms * batch * BATCH_ROUNDS > 1000.0 ? (int)(1000.0 / (wall_ms * BATCH_ROUNDS)) : batch;
-
-			for (int i = 0; i < BATCH_ROUNDS; i++)
-				per[i] = batch_calls(e, c, &b, n, k > 2 ? k : 2);
-			batch_ms = bench_median(per, BATCH_ROUNDS);
-			printf("%-11s %-6s %5d %12.4f %10.1f %12.4f %12.4f\n", c->op, c->type, l, ms,
-			       (double)n * 4 / ms * 1e-6, wall_ms, batch_ms);
-			fflush(stdout);
-			if (tsv)
-				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\t%.6f\t%s\t%.6f\n",
-					info->name, backend_name, c->op, c->type, n, ms,
-					(double)n * 4 / ms * 1e-6, wall_ms, profiling ? "event" : "wall",
-					batch_ms);
-			clReleaseMemObject(b.in);
-			clReleaseMemObject(b.out);
-			clReleaseMemObject(b.counts);
-			clReleaseMemObject(b.num);
-			if (b.vals)
-				clReleaseMemObject(b.vals);
-			free(h);
-			free(t);
-		}
+		for (int l = min_log2; l <= max_log2; l += 2)
+			run_size(&x, c, l);
 	}
 	if (tsv)
 		fclose(tsv);

@@ -10,13 +10,25 @@
 # Per runtime in RUNTIMES (pocl: the system's ICD, PoCL's CPU device;
 # intel: Intel's CPU runtime through tools/intel-opencl-env.sh), ROUNDS
 # rounds of:
-#   users   algorithms-bench on an engine without profiling, as users make
-#           them (reduce, scan, compaction, partition_reversed), and its
-#           plain C loops on the host, 2^MIN_LOG2-2^MAX_LOG2;
-#   sort    sort-bench (its default cases) and qsort (--host),
-#           2^MIN_LOG2-2^SORT_MAX_LOG2.
-# Writes into OUTDIR: RUNTIME-R-users.tsv/.txt, RUNTIME-R-sort.tsv/.txt,
-# and run.log (the commit, the machine's CPU, everything printed).
+#   users     algorithms-bench on an engine without profiling, as users
+#             make them (reduce, scan, compaction, partition_reversed,
+#             segmented reduce, row softmax; the row calls from a size of
+#             one row up), and its plain C loops on the host,
+#             2^MIN_LOG2-2^MAX_LOG2;
+#   hist-rle  hist-rle-bench on an engine without profiling (histogram,
+#             run-length encode, reduce by key, unique) and the same calls
+#             as plain C loops on the host (--host), 2^MIN_LOG2-2^MAX_LOG2
+#             in steps of 4x;
+#   sort      sort-bench (its default cases: keys of four types, pairs of
+#             uint and ulong keys with uint values) and qsort of the same
+#             keys and pairs (--host), 2^MIN_LOG2-2^SORT_MAX_LOG2.
+# Writes into OUTDIR: RUNTIME-R-users.tsv/.txt, RUNTIME-R-hist-rle.tsv/.txt,
+# RUNTIME-R-sort.tsv/.txt, and run.log (the commit, the machine's CPU,
+# everything printed).
+#
+# One round with the defaults took about 4 minutes on 2 shared Xeon cores
+# (skylake-avx512, load 5-8): PoCL's steps 2.5 minutes (users 70 s,
+# hist-rle 50 s, sort 25 s), Intel's 1.7; the three rounds about 13.
 #
 # Knobs (environment): RUNTIMES (pocl,intel), ROUNDS (3), MIN_LOG2 (16),
 # MAX_LOG2 (22), SORT_MAX_LOG2 (20), BUDGET (1), BUILD (build).
@@ -33,7 +45,7 @@ mkdir -p "$1"
 OUT=$(cd "$1" && pwd)
 exec > >(tee "$OUT/run.log") 2>&1
 
-if ! ninja -C "$BUILD" bench/algorithms-bench bench/sort-bench >/dev/null; then
+if ! ninja -C "$BUILD" bench/algorithms-bench bench/hist-rle-bench bench/sort-bench >/dev/null; then
 	echo "run-standing-cpu: the build failed (meson setup $BUILD -Dbench=true first)"
 	exit 1
 fi
@@ -54,9 +66,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 		echo "== round $r $rt, load $(cut -d' ' -f1-3 /proc/loadavg)"
 		"${run[@]}" "$BUILD/bench/algorithms-bench" --device cpu --backends auto \
-			--ops reduce,scan,compact,partition_reversed --no-profiling --keep-going \
+			--ops reduce,scan,compact,partition_reversed,segreduce,softmax --no-profiling --keep-going \
 			--min-log2 "$MIN_LOG2" --max-log2 "$MAX_LOG2" --reps 5 --budget "$BUDGET" \
 			--tsv "$OUT/$rt-$r-users.tsv" >"$OUT/$rt-$r-users.txt" 2>&1 || status=1
+		"${run[@]}" "$BUILD/bench/hist-rle-bench" --device cpu --host --no-profiling --reps 5 \
+			--min-log2 "$MIN_LOG2" --max-log2 "$MAX_LOG2" \
+			--tsv "$OUT/$rt-$r-hist-rle.tsv" >"$OUT/$rt-$r-hist-rle.txt" 2>&1 || status=1
 		"${run[@]}" "$BUILD/bench/sort-bench" --device cpu --host --reps 3 \
 			--min-log2 "$MIN_LOG2" --max-log2 "$SORT_MAX_LOG2" \
 			--tsv "$OUT/$rt-$r-sort.tsv" >"$OUT/$rt-$r-sort.txt" 2>&1 || status=1

@@ -10,7 +10,13 @@
  * before the call to the end of its last command (the engine's queue has
  * CLWARP_ENGINE_PROFILING), as algorithms-bench does; cub-sort-bench.cu
  * times CUB the same way with cudaEvents. Medians. Mkeys/s = n / time.
- * --host adds qsort of the same keys (median of 3), the CPU baseline.
+ * --host adds qsort of the same keys (median of 3; not for the cases with
+ * NaNs or in totalOrder), the CPU baseline, its result checked against the
+ * device's; and for the pairs of uint or ulong keys, qsort of (key,
+ * value, input place) structs by key and then place, so that equal keys
+ * keep their input order (packing and unpacking the arrays timed with it;
+ * median of 3; its result checked against the device's). Host rows have
+ * backend "host" and the op and type of the device rows they go with.
  * --cases LIST runs only the named cases, comma-separated among keys-uint,
  * keys-int, keys-float, pairs-uint, keys-ulong, pairs-ulong (ulong keys,
  * uint values; default: these six), keys-uint-fbits (uint keys with
@@ -110,6 +116,30 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int
+cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+cmp_f32(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static cl_ulong
 stamp(cl_event ev, cl_profiling_info what)
 {
@@ -151,6 +181,120 @@ timed_sort(clwarp_engine *e, const struct sort_case *c, cl_mem pristine_k, cl_me
 	clReleaseEvent(mark);
 	clReleaseEvent(last);
 	return ms;
+}
+
+/* --host for the keys (not those with NaNs, nor in totalOrder): qsort of a
+ * copy of the input (median of 3; the copy not timed); then its result
+ * against the device's (`keys`: the last timed sort's). */
+static double
+host_sort_keys(clwarp_engine *e, const struct sort_case *c, const void *input, size_t n,
+	       cl_mem keys)
+{
+	size_t ks = clwarp_type_size(c->key);
+	int (*cmp)(const void *, const void *) = ks == 8 ? cmp_u64
+						 : c->key == CLWARP_TYPE_INT ? cmp_i32
+						 : c->key == CLWARP_TYPE_FLOAT ? cmp_f32 : cmp_u32;
+	uint8_t *copy = malloc(n * ks), *dk = malloc(n * ks);
+	double hs[3];
+
+	if (!copy || !dk) {
+		fprintf(stderr, "sort-bench: out of memory\n");
+		exit(1);
+	}
+	for (int i = 0; i < 3; i++) {
+		double t0;
+
+		memcpy(copy, input, n * ks);
+		t0 = bench_now_s();
+		qsort(copy, n, ks, cmp);
+		hs[i] = (bench_now_s() - t0) * 1e3;
+	}
+	if (clwarp_buffer_read(e, keys, 0, n * ks, dk) != CLWARP_OK || memcmp(copy, dk, n * ks)) {
+		fprintf(stderr, "sort-bench: %s %s n=%zu: qsort's keys differ from the device's\n",
+			c->op, type_names[c->key], n);
+		exit(1);
+	}
+	free(copy);
+	free(dk);
+	return bench_median(hs, 3);
+}
+
+/* A (key, value) pair for the host's pairs sort, with its place in the
+ * input so that qsort (not stable itself) keeps equal keys in input order,
+ * as clwarp_sort_pairs does. */
+struct host_pair {
+	uint64_t key, value;
+	size_t index;
+};
+
+static int
+cmp_pair(const void *a, const void *b)
+{
+	const struct host_pair *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static uint64_t
+load(const uint8_t *p, size_t i, size_t size)
+{
+	return size == 8 ? ((const uint64_t *)p)[i] : ((const uint32_t *)p)[i];
+}
+
+static void
+store(uint8_t *p, size_t i, size_t size, uint64_t x)
+{
+	if (size == 8)
+		((uint64_t *)p)[i] = x;
+	else
+		((uint32_t *)p)[i] = (uint32_t)x;
+}
+
+/* --host for the pairs cases of unsigned keys: the pairs packed into
+ * structs, qsort by key and then input place, and unpacked into keys and
+ * values, timed as a whole (median of 3, as the keys' qsort); then its
+ * result against the device's (`keys`, `values`: the last timed sort's),
+ * key and value for each place. */
+static double
+host_sort_pairs(clwarp_engine *e, const struct sort_case *c, const uint8_t *hk, const uint8_t *hv,
+		size_t n, cl_mem keys, cl_mem values)
+{
+	size_t ks = clwarp_type_size(c->key), vs = clwarp_type_size((clwarp_type)c->value);
+	struct host_pair *p = malloc(n * sizeof(*p));
+	uint8_t *ok = malloc(n * ks), *ov = malloc(n * vs), *dk = malloc(n * ks), *dv = malloc(n * vs);
+	double hs[3];
+
+	if (!p || !ok || !ov || !dk || !dv) {
+		fprintf(stderr, "sort-bench: out of memory\n");
+		exit(1);
+	}
+	for (int r = 0; r < 3; r++) {
+		double t0 = bench_now_s();
+
+		for (size_t i = 0; i < n; i++)
+			p[i] = (struct host_pair){ load(hk, i, ks), load(hv, i, vs), i };
+		qsort(p, n, sizeof(*p), cmp_pair);
+		for (size_t i = 0; i < n; i++) {
+			store(ok, i, ks, p[i].key);
+			store(ov, i, vs, p[i].value);
+		}
+		hs[r] = (bench_now_s() - t0) * 1e3;
+	}
+	if (clwarp_buffer_read(e, keys, 0, n * ks, dk) != CLWARP_OK ||
+	    clwarp_buffer_read(e, values, 0, n * vs, dv) != CLWARP_OK || memcmp(ok, dk, n * ks) ||
+	    memcmp(ov, dv, n * vs)) {
+		fprintf(stderr, "sort-bench: %s %s n=%zu: the host's pairs differ from the device's\n",
+			c->op, type_names[c->key], n);
+		exit(1);
+	}
+	free(p);
+	free(ok);
+	free(ov);
+	free(dk);
+	free(dv);
+	return bench_median(hs, 3);
 }
 
 /* The sorted keys, checked on the host for order (int as signed, uint and
@@ -314,21 +458,11 @@ main(int argc, char **argv)
 			for (int i = 0; i < r; i++)
 				t[i] = timed_sort(e, c, pk, k, pv, v, n);
 			ms = bench_median(t, r);
-			if (host && ks == 4 && c->key == CLWARP_TYPE_UINT && c->value < 0) {
-				double hs[3];
-
-				for (int i = 0; i < 3; i++) {
-					uint32_t *copy = malloc(n * 4);
-					double t0;
-
-					memcpy(copy, h, n * 4);
-					t0 = bench_now_s();
-					qsort(copy, n, 4, cmp_u32);
-					hs[i] = (bench_now_s() - t0) * 1e3;
-					free(copy);
-				}
-				host_ms = bench_median(hs, 3);
-			}
+			if (host && !sort_flags && c->value < 0 && !c->nans && !c->total_order)
+				host_ms = host_sort_keys(e, c, h, n, k);
+			if (host && !sort_flags && c->value >= 0 &&
+			    (c->key == CLWARP_TYPE_UINT || c->key == CLWARP_TYPE_ULONG))
+				host_ms = host_sort_pairs(e, c, h, hv, n, k, v);
 			char pair_label[16];
 			const char *type_label = c->float_bits ? "uint-fbits"
 						 : c->nans ? "float-nan"
@@ -351,8 +485,8 @@ main(int argc, char **argv)
 				fprintf(tsv, "%s\t%s\t%s\t%s\t%zu\t%.6f\t%.3f\n", info->name, backend_name,
 					c->op, type_label, n, ms, (double)n / ms * 1e-3);
 				if (host_ms > 0)
-					fprintf(tsv, "%s\thost\tsort_keys\tuint\t%zu\t%.6f\t%.3f\n", info->name,
-						n, host_ms, (double)n / host_ms * 1e-3);
+					fprintf(tsv, "%s\thost\t%s\t%s\t%zu\t%.6f\t%.3f\n", info->name,
+						c->op, type_label, n, host_ms, (double)n / host_ms * 1e-3);
 			}
 			clReleaseMemObject(pk);
 			clReleaseMemObject(k);
