@@ -12,7 +12,7 @@
 # rounds of:
 #   users     algorithms-bench on an engine without profiling, as users
 #             make them (reduce, scan, compaction, partition_reversed,
-#             segmented reduce, row softmax; the row calls from a size of
+#             segmented reduce, row softmax, segmented scan; the row calls from a size of
 #             one row up), and its plain C loops on the host,
 #             2^MIN_LOG2-2^MAX_LOG2;
 #   hist-rle  hist-rle-bench on an engine without profiling (histogram,
@@ -66,7 +66,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 		esac
 		echo "== round $r $rt, load $(cut -d' ' -f1-3 /proc/loadavg)"
 		"${run[@]}" "$BUILD/bench/algorithms-bench" --device cpu --backends auto \
-			--ops reduce,scan,compact,partition_reversed,segreduce,softmax --no-profiling --keep-going \
+			--ops reduce,scan,compact,partition_reversed,segreduce,softmax,segscan --no-profiling --keep-going \
 			--min-log2 "$MIN_LOG2" --max-log2 "$MAX_LOG2" --reps 5 --budget "$BUDGET" \
 			--tsv "$OUT/$rt-$r-users.tsv" >"$OUT/$rt-$r-users.txt" 2>&1 || status=1
 		"${run[@]}" "$BUILD/bench/hist-rle-bench" --device cpu --host --no-profiling --reps 5 \
