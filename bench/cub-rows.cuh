@@ -1,6 +1,8 @@
-// cub-bench's "cub-kernel" baseline for the segmented scan: an inclusive
-// sum of each row on its own, in kernels written on CUB's warp and block
-// scans (cub::WarpScan, cub::BlockScan).
+// cub-bench's "cub-kernel" baselines for the row calls, written on CUB's
+// warp and block primitives: segmented reduce (cub::WarpReduce, a warp per
+// row of 32-128), row softmax (cub::BlockReduce, a block per row of 256)
+// and segmented scan (an inclusive sum of each row on its own;
+// cub::WarpScan, cub::BlockScan).
 // SPDX-License-Identifier: MIT
 #pragma once
 
@@ -10,7 +12,62 @@
 
 #include "bench-cuda.cuh"
 
-namespace rowscan {
+namespace cubrows {
+
+// One warp per row of 32: the CUB counterpart of a warp-per-row reduction.
+__global__ void warp_rows32(const float *in, float *out, size_t rows)
+{
+	using WarpReduce = cub::WarpReduce<float>;
+	__shared__ typename WarpReduce::TempStorage temp[8];
+	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	size_t row = (size_t)blockIdx.x * 8 + warp;
+	float v = row < rows ? in[row * 32 + lane] : 0.0f;
+	float s = WarpReduce(temp[warp]).Sum(v);
+	if (lane == 0 && row < rows)
+		out[row] = s;
+}
+
+// One warp per row of 32 * K: each lane sums K coalesced loads, then cub::WarpReduce.
+template <int K>
+__global__ void warp_rows_k(const float *in, float *out, size_t rows)
+{
+	using WarpReduce = cub::WarpReduce<float>;
+	__shared__ typename WarpReduce::TempStorage temp[8];
+	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+	size_t row = (size_t)blockIdx.x * 8 + warp;
+	float x[K], v = 0.0f;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		x[i] = row < rows ? in[row * 32 * K + i * 32 + lane] : 0.0f;
+#pragma unroll
+	for (int i = 0; i < K; i++)
+		v += x[i];
+	float s = WarpReduce(temp[warp]).Sum(v);
+	if (lane == 0 && row < rows)
+		out[row] = s;
+}
+
+// One block of 256 threads per row of 256: max, exp, sum, divide.
+__global__ void softmax_rows256(const float *in, float *out)
+{
+	using BlockReduce = cub::BlockReduce<float, 256>;
+	__shared__ typename BlockReduce::TempStorage temp;
+	__shared__ float bcast;
+	size_t i = (size_t)blockIdx.x * 256 + threadIdx.x;
+	float x = in[i];
+	float m = BlockReduce(temp).Reduce(x, ::cuda::maximum<>{});
+	if (threadIdx.x == 0)
+		bcast = m;
+	__syncthreads();
+	float e = __expf(x - bcast);
+	__syncthreads(); // temp and bcast are reused
+	float s = BlockReduce(temp).Sum(e);
+	if (threadIdx.x == 0)
+		bcast = s;
+	__syncthreads();
+	out[i] = e / bcast;
+}
+
 
 constexpr int kThreads = 256;
 
@@ -74,4 +131,4 @@ inline void launch(const float *in, float *out, size_t n, size_t row)
 	CUDA_CHECK(cudaGetLastError());
 }
 
-} // namespace rowscan
+} // namespace cubrows
