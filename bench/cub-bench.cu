@@ -23,7 +23,7 @@
 // TSV backends: "cub" for the device-wide calls (cub::Device*), "cub-kernel"
 // for small kernels written here on CUB's block/warp primitives (WarpReduce
 // per row of 32, 64, 128, BlockReduce softmax per row of 256; for the
-// segmented scan, bench/cub-row-scan.cuh: WarpScan per row of 32, BlockScan
+// segmented scan; bench/cub-rows.cuh: WarpScan per row of 32, BlockScan
 // per row of 256, 1024), "cuda-memcpy" and "cuda-kernel" for the copy
 // bandwidth (cudaMemcpy device to device, and a float4 copy kernel like
 // algorithms-bench's). The segmented scan's "cub" is DeviceScan::
@@ -37,7 +37,8 @@
 #include <ctime>
 
 #include "bench-cuda.cuh"
-#include "cub-row-scan.cuh"
+#include "cub-bench-cases.cuh"
+#include "cub-rows.cuh"
 
 namespace {
 
@@ -51,127 +52,12 @@ const char *const kDefaultOps = "reduce,scan,compact,segreduce,softmax";
 const char *const kAllOps =
 	"reduce,minmax,scan,exscan,compact,compact_sparse,partition,segreduce,softmax,segscan";
 
-// One warp per row of 32: the CUB counterpart of a warp-per-row reduction.
-__global__ void warp_rows32(const float *in, float *out, size_t rows)
-{
-	using WarpReduce = cub::WarpReduce<float>;
-	__shared__ typename WarpReduce::TempStorage temp[8];
-	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-	size_t row = (size_t)blockIdx.x * 8 + warp;
-	float v = row < rows ? in[row * 32 + lane] : 0.0f;
-	float s = WarpReduce(temp[warp]).Sum(v);
-	if (lane == 0 && row < rows)
-		out[row] = s;
-}
-
-// One warp per row of 32 * K: each lane sums K coalesced loads, then cub::WarpReduce.
-template <int K>
-__global__ void warp_rows_k(const float *in, float *out, size_t rows)
-{
-	using WarpReduce = cub::WarpReduce<float>;
-	__shared__ typename WarpReduce::TempStorage temp[8];
-	size_t warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-	size_t row = (size_t)blockIdx.x * 8 + warp;
-	float x[K], v = 0.0f;
-#pragma unroll
-	for (int i = 0; i < K; i++)
-		x[i] = row < rows ? in[row * 32 * K + i * 32 + lane] : 0.0f;
-#pragma unroll
-	for (int i = 0; i < K; i++)
-		v += x[i];
-	float s = WarpReduce(temp[warp]).Sum(v);
-	if (lane == 0 && row < rows)
-		out[row] = s;
-}
-
-// One block of 256 threads per row of 256: max, exp, sum, divide.
-__global__ void softmax_rows256(const float *in, float *out)
-{
-	using BlockReduce = cub::BlockReduce<float, 256>;
-	__shared__ typename BlockReduce::TempStorage temp;
-	__shared__ float bcast;
-	size_t i = (size_t)blockIdx.x * 256 + threadIdx.x;
-	float x = in[i];
-	float m = BlockReduce(temp).Reduce(x, ::cuda::maximum<>{});
-	if (threadIdx.x == 0)
-		bcast = m;
-	__syncthreads();
-	float e = __expf(x - bcast);
-	__syncthreads(); // temp and bcast are reused
-	float s = BlockReduce(temp).Sum(e);
-	if (threadIdx.x == 0)
-		bcast = s;
-	__syncthreads();
-	out[i] = e / bcast;
-}
-
 __global__ void copy4(const float4 *in, float4 *out, size_t n4)
 {
 	size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < n4)
 		out[i] = in[i];
 }
-
-enum Kind { REDUCE, SCAN, COMPACT, PARTITION, SEGREDUCE, WARPROWS, SOFTMAX, SEGSCAN, ROWSCAN };
-
-struct Case {
-	const char *group, *backend, *op, *type;
-	Kind kind;
-	int combine;   // 0 add, 1 min, 2 max; COMPACT, PARTITION: the predicate, bench::with_pred's
-	int inclusive;
-	size_t row;
-	const char *bytes;
-};
-
-const Case kCases[] = {
-	{"reduce", "cub", "reduce_add", "float", REDUCE, 0, 0, 0, "n*4 read"},
-	{"reduce", "cub", "reduce_add", "int", REDUCE, 0, 0, 0, "n*4 read"},
-	{"minmax", "cub", "reduce_min", "float", REDUCE, 1, 0, 0, "n*4 read"},
-	{"minmax", "cub", "reduce_max", "float", REDUCE, 2, 0, 0, "n*4 read"},
-	{"scan", "cub", "scan_inclusive_add", "float", SCAN, 0, 1, 0, "2n*4 read+write"},
-	{"scan", "cub", "scan_inclusive_add", "int", SCAN, 0, 1, 0, "2n*4 read+write"},
-	{"exscan", "cub", "scan_exclusive_add", "float", SCAN, 0, 0, 0, "2n*4 read+write"},
-	{"exscan", "cub", "scan_exclusive_add", "int", SCAN, 0, 0, 0, "2n*4 read+write"},
-	{"compact", "cub", "compact_gt0", "float", COMPACT, 0, 0, 0,
-	 "n*4 read + selected*4 written, predicate x > 0, ~50% selected"},
-	{"compact_sparse", "cub", "compact_gt0.9", "float", COMPACT, 1, 0, 0,
-	 "n*4 read + selected*4 written, predicate x > 0.9f, ~5% selected"},
-	{"partition", "cub", "partition_gt0", "float", PARTITION, 0, 0, 0,
-	 "2n*4 read+write, predicate x > 0, ~50% selected"},
-	{"partition", "cub", "partition_gt0.9", "float", PARTITION, 1, 0, 0,
-	 "2n*4 read+write, predicate x > 0.9f, ~5% selected"},
-	{"segreduce", "cub", "segmented_reduce_add_r32", "float", SEGREDUCE, 0, 0, 32,
-	 "n*4 read + rows*4 written; offsets not counted"},
-	{"segreduce", "cub-kernel", "segmented_reduce_add_r32", "float", WARPROWS, 0, 0, 32,
-	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row"},
-	{"segreduce", "cub", "segmented_reduce_add_r64", "float", SEGREDUCE, 0, 0, 64,
-	 "n*4 read + rows*4 written; offsets not counted"},
-	{"segreduce", "cub-kernel", "segmented_reduce_add_r64", "float", WARPROWS, 0, 0, 64,
-	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row, 2 loads a lane"},
-	{"segreduce", "cub", "segmented_reduce_add_r128", "float", SEGREDUCE, 0, 0, 128,
-	 "n*4 read + rows*4 written; offsets not counted"},
-	{"segreduce", "cub-kernel", "segmented_reduce_add_r128", "float", WARPROWS, 0, 0, 128,
-	 "n*4 read + rows*4 written; cub::WarpReduce, one warp per row, 4 loads a lane"},
-	{"segreduce", "cub", "segmented_reduce_add_r256", "float", SEGREDUCE, 0, 0, 256,
-	 "n*4 read + rows*4 written; offsets not counted"},
-	{"segreduce", "cub", "segmented_reduce_add_r1024", "float", SEGREDUCE, 0, 0, 1024,
-	 "n*4 read + rows*4 written; offsets not counted"},
-	{"softmax", "cub-kernel", "softmax_r256", "float", SOFTMAX, 0, 0, 256,
-	 "2n*4 read+write; cub::BlockReduce, one block per row"},
-	// Last, so that whatever they do, every other op's rows are in the TSV.
-	{"segscan", "cub", "segmented_scan_inclusive_add_r32", "float", SEGSCAN, 0, 1, 32,
-	 "n*4 read + n*4 written; keys not counted"},
-	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r32", "float", ROWSCAN, 0, 1, 32,
-	 "n*4 read + n*4 written; cub::WarpScan, one warp per row"},
-	{"segscan", "cub", "segmented_scan_inclusive_add_r256", "float", SEGSCAN, 0, 1, 256,
-	 "n*4 read + n*4 written; keys not counted"},
-	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r256", "float", ROWSCAN, 0, 1, 256,
-	 "n*4 read + n*4 written; cub::BlockScan, one block per row"},
-	{"segscan", "cub", "segmented_scan_inclusive_add_r1024", "float", SEGSCAN, 0, 1, 1024,
-	 "n*4 read + n*4 written; keys not counted"},
-	{"segscan", "cub-kernel", "segmented_scan_inclusive_add_r1024", "float", ROWSCAN, 0, 1, 1024,
-	 "n*4 read + n*4 written; cub::BlockScan, one block per row, 4 items a thread"},
-};
 
 struct Bench {
 	size_t max_n = 0;
@@ -250,17 +136,17 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 			size_t rows = n / c.row;
 			unsigned blocks = (unsigned)((rows + 7) / 8);
 			if (c.row == 32)
-				warp_rows32<<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
+				cubrows::warp_rows32<<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
 			else if (c.row == 64)
-				warp_rows_k<2><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
+				cubrows::warp_rows_k<2><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
 			else
-				warp_rows_k<4><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
+				cubrows::warp_rows_k<4><<<blocks, 256>>>(b.d_in_f, b.d_out, rows);
 			CUDA_CHECK(cudaGetLastError());
 		}
 		break;
 	case SOFTMAX:
 		if (!query) {
-			softmax_rows256<<<(unsigned)(n / 256), 256>>>(b.d_in_f, b.d_out);
+			cubrows::softmax_rows256<<<(unsigned)(n / 256), 256>>>(b.d_in_f, b.d_out);
 			CUDA_CHECK(cudaGetLastError());
 		}
 		break;
@@ -269,7 +155,7 @@ void run_case(Bench &b, const Case &c, size_t n, bool query)
 		break;
 	case ROWSCAN:
 		if (!query)
-			rowscan::launch(b.d_in_f, b.d_out, n, c.row);
+			cubrows::launch(b.d_in_f, b.d_out, n, c.row);
 		break;
 	}
 	if (query)

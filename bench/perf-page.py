@@ -357,10 +357,44 @@ def esc(s):
 
 
 # -- the page -----------------------------------------------------------
+# The summary (this page's first table, and README's between its markers):
+# per call family and machine, the range of the ratio from this size up.
+SUMMARY_FROM_LOG2 = 20
+README_BEGIN = "<!-- summary: made by bench/perf-page.py from docs/performance.md's jobs; do not edit -->"
+README_END = "<!-- end of summary -->"
+
+
+def summary_table(jobs):
+    """Markdown lines: each family's ratio range per machine, 2^SUMMARY_FROM_LOG2 and up."""
+    lines = ["| call | " + " | ".join("%s against %s" % (job[0], job[3]) for job in jobs) + " |",
+             "| --- |" + " ---: |" * len(jobs)]
+    for fam, title, _ in FAMILIES:
+        cols = []
+        for job in jobs:
+            ratios = [c[5] / c[4] for c in job[5] if c[0] == fam and log2(c[3]) >= SUMMARY_FROM_LOG2]
+            lo, hi = (min(ratios), max(ratios)) if ratios else (None, None)
+            cols.append("–" if lo is None else "%.2f" % lo if "%.2f" % lo == "%.2f" % hi
+                        else "%.2f-%.2f" % (lo, hi))
+        lines.append("| %s | %s |" % (title.split(" (")[0], " | ".join(cols)))
+    return lines
+
+
+def write_readme_summary(path, lines):
+    """Replace the block between README's summary markers with lines."""
+    text = open(path).read()
+    if README_BEGIN not in text or README_END not in text:
+        sys.exit("perf-page.py: %s lacks the summary markers" % path)
+    head, rest = text.split(README_BEGIN, 1)
+    tail = rest.split(README_END, 1)[1]
+    with open(path, "w") as f:
+        f.write(head + README_BEGIN + "\n" + "\n".join(lines) + "\n" + README_END + tail)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
     ap.add_argument("--results", default=os.path.join(HERE, "results"))
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
     args = ap.parse_args()
 
     jobs = []
@@ -405,6 +439,13 @@ def main():
            "cent with the machine's load (each job's README says more).", "",
            "Then this page and its plots: `python3 bench/perf-page.py` (the unit",
            "test `perf-page` fails while the page differs from its output).", ""]
+
+    summary = summary_table(jobs)
+    md += ["## Summary", "",
+           "Ratio per call and machine, lowest-highest over every case and size",
+           "from 2^%d up (the sorts' GPU job starts at 2^24, the CPU job ends at" % SUMMARY_FROM_LOG2,
+           "2^22, its sorts at 2^20); README.md shows this table:", ""] + summary + [""]
+    write_readme_summary(args.readme, summary)
 
     md += ["## Known gaps", "",
            "Every cell under %.2f, with its measured cause:" % GAP, ""]

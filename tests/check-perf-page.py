@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# docs/performance.md and its plots are bench/perf-page.py's output: run
+# docs/performance.md, its plots and README.md's summary table are
+# bench/perf-page.py's output: run
 # the script into a temporary folder and fail on any difference, so that
 # nobody edits the page by hand and a new recorded job regenerates it.
 # Usage: check-perf-page.py SOURCE_ROOT
@@ -7,6 +8,7 @@
 import difflib
 import filecmp
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -14,9 +16,14 @@ import tempfile
 root = sys.argv[1]
 docs = os.path.join(root, "docs")
 with tempfile.TemporaryDirectory() as out:
+    readme = os.path.join(out, "README.md")
+    shutil.copyfile(os.path.join(root, "README.md"), readme)
     subprocess.run([sys.executable, os.path.join(root, "bench", "perf-page.py"), "--out", out,
-                    "--results", os.path.join(root, "bench", "results")], check=True)
+                    "--results", os.path.join(root, "bench", "results"), "--readme", readme],
+                   check=True)
     wrong = []
+    if not filecmp.cmp(readme, os.path.join(root, "README.md"), shallow=False):
+        wrong.append("README.md (its summary)")
     made = ["performance.md"] + ["performance/" + f for f in
                                  sorted(os.listdir(os.path.join(out, "performance")))]
     for name in made:
