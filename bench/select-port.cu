@@ -6,9 +6,10 @@
 // Run:
 //   select-port [--min-log2 N] [--max-log2 N] [--step N] [--reps N] [--tsv FILE]
 //
-// Why: compaction runs at 0.76-0.85 of cub::DeviceSelect::If while the scan,
-// with the same look-back, reaches 0.92-0.98 (docs/design/select.md). The port
-// runs the same kernel through nvcc instead of NVIDIA's OpenCL compiler, so
+// Why: to tell, when compaction trails cub::DeviceSelect::If, whether the
+// algorithm or the compiler is the gap (docs/design/select.md has what it
+// found). The port runs the same kernel through nvcc instead of NVIDIA's
+// OpenCL compiler, so
 //   port / CUB     < 0.95: the algorithm (tile shape, staging, look-back) is the gap;
 //   ours / port    < 1:    the OpenCL compiler and the code it is given are.
 //
